@@ -1,0 +1,79 @@
+# npxc: build, test, demo. GNU make. Everything built goes under $(B).
+#   make            build build/npxc and build/npxcmp
+#   make check      install missing tools, run the suite, then again under ASan+UBSan
+#   make demo       compile and run the autoencoder sample end to end
+CC      ?= cc
+B       ?= build
+WARN     = -Wall -Wextra -Wno-unused-parameter
+CFLAGS  ?= -O2 -g
+ALL_CFLAGS = -std=c11 -D_POSIX_C_SOURCE=200809L $(WARN) $(CFLAGS) -I$(B) -I.
+LDLIBS   = -lm
+
+NPXC_SRCS = $(wildcard common/*.c parser/*.c ir/*.c codegen/*.c driver/*.c)
+# The runtime, in the order it is pasted into generated programs.
+RT_HDRS   = runtime/npx_rt.h runtime/npx_math.h
+RT_SRCS   = $(sort $(wildcard runtime/*.c))
+NPXC_OBJS = $(NPXC_SRCS:%.c=$(B)/%.o) $(B)/lexer/lexer.o $(B)/parser/parser.o $(B)/rt_embed.o
+RT_OBJS   = $(RT_SRCS:%.c=$(B)/%.o)
+
+.PHONY: all check check-fast check-san demo deps clean
+all: $(B)/npxc $(B)/npxcmp
+
+$(B)/npxc: $(NPXC_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/npxcmp: $(B)/tools/npxcmp.o $(RT_OBJS)
+	$(CC) $(ALL_CFLAGS) -o $@ $^ $(LDLIBS)
+
+$(B)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/parser/parser.c $(B)/parser/parser.h: parser/parser.y
+	@mkdir -p $(B)/parser
+	bison -Wall -Werror --defines=$(B)/parser/parser.h -o $(B)/parser/parser.c $<
+
+$(B)/lexer/lexer.c $(B)/lexer/lexer.h: lexer/lexer.l
+	@mkdir -p $(B)/lexer
+	flex --header-file=$(B)/lexer/lexer.h -o $(B)/lexer/lexer.c $<
+
+# Generated scanner/parser: their own include paths, flex's code needs -Wno-sign-compare.
+$(B)/lexer/lexer.o: $(B)/lexer/lexer.c $(B)/parser/parser.h
+	$(CC) $(ALL_CFLAGS) -Wno-sign-compare -Wno-unused-function -I$(B)/parser -Iparser -c -o $@ $<
+$(B)/parser/parser.o: $(B)/parser/parser.c $(B)/lexer/lexer.h
+	$(CC) $(ALL_CFLAGS) -I$(B)/lexer -Iparser -c -o $@ $<
+$(NPXC_SRCS:%.c=$(B)/%.o): $(B)/parser/parser.h $(B)/lexer/lexer.h
+
+# The runtime's text, embedded into npxc as C strings.
+$(B)/tools/embed: tools/embed.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -o $@ $<
+$(B)/rt_embed.c: $(B)/tools/embed $(RT_HDRS) $(RT_SRCS)
+	$(B)/tools/embed $(RT_HDRS) $(RT_SRCS) > $@.tmp && mv $@.tmp $@
+$(B)/rt_embed.o: $(B)/rt_embed.c
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# ---- tests ----------------------------------------------------------------
+SAN_FLAGS = -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+
+deps:
+	@tools/install-deps.sh
+
+check: deps
+	$(MAKE) check-fast
+	$(MAKE) check-san
+
+check-fast: all
+	NPX_BUILD=$(abspath $(B)) tools/run-tests.sh
+
+check-san:
+	$(MAKE) B=build-san CFLAGS="$(SAN_FLAGS)" all
+	NPX_BUILD=$(abspath build-san) NPX_SAN=1 CFLAGS="$(SAN_FLAGS)" tools/run-tests.sh
+
+demo: all
+	@tools/demo.sh $(B)
+
+clean:
+	rm -rf build build-san
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

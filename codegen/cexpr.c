@@ -1,0 +1,246 @@
+/* cexpr.c: the C expression that computes one element of a value, given the
+ * index expressions of its axes. Materialized values are loads; inline values
+ * are their operation applied to their operands' expressions, so a fused chain
+ * becomes one expression; views only rewrite the indices. */
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+#include "emit.h"
+
+const char *dtype_suffix(npx_dtype t) { return dtype_name(t); }
+
+static Arena *A(Emitter *e) { return e->p->arena; }
+
+const char *cx_dim(Emitter *e, Dim d)
+{
+    if (DIM_IS_SYM(d))
+        return e->p->syms[DIM_SYMNO(d)].cvar;
+    return arena_printf(A(e), "%lld", (long long)d);
+}
+
+const char *cx_dims(Emitter *e, const Dim *d, int n)
+{
+    int64_t lit = 1;
+    const char *syms = NULL;
+    for (int k = 0; k < n; k++) {
+        if (DIM_IS_SYM(d[k]))
+            syms = syms ? arena_printf(A(e), "%s * %s", syms, cx_dim(e, d[k])) : cx_dim(e, d[k]);
+        else
+            lit *= d[k];
+    }
+    if (!syms)
+        return arena_printf(A(e), "%lld", (long long)lit);
+    return lit == 1 ? syms : arena_printf(A(e), "%s * %lld", syms, (long long)lit);
+}
+
+const char *cx_flat(Emitter *e, const Shape *s, Idx idx)
+{
+    if (!idx)
+        return "i";
+    const char *sum = NULL;
+    for (int k = 0; k < s->ndim; k++) {
+        if (strcmp(idx[k], "0") == 0)
+            continue;
+        const char *stride = cx_dims(e, s->d + k + 1, s->ndim - k - 1);
+        const char *term = strcmp(stride, "1") == 0 ? idx[k] : arena_printf(A(e), "%s * %s", idx[k], stride);
+        sum = sum ? arena_printf(A(e), "%s + %s", sum, term) : term;
+    }
+    return sum ? sum : "0";
+}
+
+/* An operand that needs no parentheses: a name, a number, a call or a load. */
+static bool atomic(const char *s)
+{
+    size_t n = strlen(s), i = 0;
+    while (i < n && (s[i] == '_' || s[i] == '.' || (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
+                     (s[i] >= 'A' && s[i] <= 'Z')))
+        i++;
+    if (i == n)
+        return n > 0;
+    if (i == 0 || (s[i] != '(' && s[i] != '['))
+        return false;
+    int depth = 0;
+    for (size_t j = i; j < n; j++) {
+        depth += s[j] == '(' || s[j] == '[';
+        depth -= s[j] == ')' || s[j] == ']';
+        if (depth == 0 && j != n - 1)
+            return false;
+    }
+    return true;
+}
+
+static const char *paren(Emitter *e, const char *s)
+{
+    return atomic(s) ? s : arena_printf(A(e), "(%s)", s);
+}
+
+const char *cx_literal(Emitter *e, double f, int64_t i, bool is_float, npx_dtype to)
+{
+    switch (to) {
+    case NPX_BOOL: return (is_float ? f != 0 : i != 0) ? "true" : "false";
+    case NPX_I32:
+    case NPX_I64: {
+        int64_t v = is_float ? (int64_t)f : i;
+        if (v == INT64_MIN)
+            return "INT64_MIN";
+        return arena_printf(A(e), v > 2147483647 || v < -2147483647 ? "INT64_C(%lld)" : "%lld", (long long)v);
+    }
+    default: break;
+    }
+    double v = is_float ? f : (double)i;
+    if (to == NPX_F32)
+        v = (float)v;
+    if (isnan(v))
+        return to == NPX_F32 ? "NAN" : "(double)NAN";
+    if (isinf(v))
+        return v > 0 ? (to == NPX_F32 ? "INFINITY" : "(double)INFINITY")
+                     : (to == NPX_F32 ? "-INFINITY" : "-(double)INFINITY");
+    char buf[64];
+    snprintf(buf, sizeof buf, to == NPX_F32 ? "%.9g" : "%.17g", v);
+    /* the shortest text that reads back as the same number */
+    for (int digits = 1; digits < 18; digits++) {
+        char b2[64];
+        snprintf(b2, sizeof b2, "%.*g", digits, v);
+        if ((to == NPX_F32 && (float)strtod(b2, NULL) == (float)v) || (to == NPX_F64 && strtod(b2, NULL) == v)) {
+            memcpy(buf, b2, sizeof buf);
+            break;
+        }
+    }
+    bool has_point = strpbrk(buf, ".e") != NULL;
+    return arena_printf(A(e), "%s%s%s", buf, has_point ? "" : ".0", to == NPX_F32 ? "f" : "");
+}
+
+const char *cx_convert(Emitter *e, const char *x, npx_dtype from, npx_dtype to)
+{
+    if (from == to)
+        return x;
+    if (to == NPX_BOOL)
+        return arena_printf(A(e), "%s != 0", paren(e, x));
+    if (dtype_is_float(from) && dtype_is_int(to))
+        return arena_printf(A(e), "npx_%s_to_%s(%s)", dtype_suffix(from), dtype_suffix(to), x);
+    return arena_printf(A(e), "(%s)%s", dtype_ctype(to), paren(e, x));
+}
+
+/* Fills a template of ir/ufuncs.h. */
+static const char *apply(Emitter *e, const char *tmpl, const char **args, npx_dtype t)
+{
+    char buf[4096];
+    size_t n = 0;
+    for (const char *c = tmpl; *c && n < sizeof buf - 1; c++) {
+        const char *piece = NULL;
+        char one[2] = { *c, 0 };
+        if (c[0] == '$' && c[1] >= '0' && c[1] <= '2')
+            piece = paren(e, args[*++c - '0']);
+        else if (c[0] == '$' && c[1] == 't')
+            piece = (c++, dtype_suffix(t));
+        else if (c[0] == '$' && c[1] == 'f')
+            piece = (c++, t == NPX_F32 ? "f" : "");
+        else
+            piece = one;
+        size_t len = strlen(piece);
+        if (n + len >= sizeof buf)
+            len = sizeof buf - 1 - n;
+        memcpy(buf + n, piece, len);
+        n += len;
+    }
+    buf[n] = 0;
+    return arena_strdup(A(e), buf);
+}
+
+/* Index expressions of an operand of rank `rank` read by a value of shape s
+ * (broadcasting aligns the last axes; a size-1 axis is read at 0). */
+static Idx operand_idx(Emitter *e, const Shape *s, Idx idx, const Shape *os)
+{
+    if (!idx)
+        return NULL;
+    const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
+    int off = s->ndim - os->ndim;
+    for (int k = 0; k < os->ndim; k++)
+        o[k] = os->d[k] == 1 && s->d[k + off] != 1 ? "0" : idx[k + off];
+    return o;
+}
+
+static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
+{
+    const UfuncInfo *u = &ufunc_info[v->ufunc];
+    const char *args[3];
+    for (int i = 0; i < v->nargs; i++) {
+        const Value *a = V(e->p, v->args[i]);
+        npx_dtype to = v->ufunc == UF_where && i == 0 ? NPX_BOOL : v->compute;
+        args[i] = cx_value(e, v->args[i], operand_idx(e, &v->shape, idx, &a->shape), to);
+    }
+    npx_dtype c = v->compute;
+    const char *tmpl = c == NPX_BOOL ? u->c_bool : dtype_is_int(c) ? u->c_int : u->c_float;
+    return apply(e, tmpl, args, c);
+}
+
+bool cx_is_flat(Emitter *e, Ref r, const Shape *s)
+{
+    const Value *v = V(e->p, r);
+    if (v->shape.ndim == 0 && (v->materialize || v->kind == IR_LITERAL || v->kind == IR_DIMVAL))
+        return true;
+    if (memcmp(&v->shape, s, sizeof *s) != 0)
+        return false;
+    if (v->materialize)
+        return true;
+    if (v->kind != IR_UFUNC && v->kind != IR_CAST)
+        return false;
+    for (int i = 0; i < v->nargs; i++)
+        if (!cx_is_flat(e, v->args[i], s))
+            return false;
+    return true;
+}
+
+static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
+{
+    const Value *v = V(e->p, r);
+    if (v->kind == IR_LITERAL)
+        return cx_literal(e, v->fval, v->ival, dtype_is_float(v->dtype), v->dtype);
+    if (v->materialize && !define)
+        return v->shape.ndim == 0 ? v->cname : arena_printf(A(e), "%s[%s]", v->cname, cx_flat(e, &v->shape, idx));
+    const Value *a = v->nargs ? V(e->p, v->args[0]) : NULL;
+    const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
+    switch (v->kind) {
+    case IR_DIMVAL: return cx_dims(e, v->dims.d, v->dims.ndim);
+    case IR_UFUNC: return cx_ufunc(e, v, idx);
+    case IR_CAST: return cx_value(e, v->args[0], idx, v->dtype);
+    case IR_BROADCAST: return cx_value(e, v->args[0], operand_idx(e, &v->shape, idx, &a->shape), v->dtype);
+    case IR_TRANSPOSE:
+        for (int k = 0; k < v->shape.ndim; k++)
+            o[v->perm[k]] = idx[k];
+        return cx_value(e, v->args[0], o, v->dtype);
+    case IR_EXPAND:
+        for (int k = 0, j = 0; k < v->shape.ndim; k++)
+            if (!(v->axes >> k & 1))
+                o[j++] = idx[k];
+        return cx_value(e, v->args[0], o, v->dtype);
+    default:
+        fprintf(stderr, "npxc: internal error: value %%%d is neither stored nor inline\n", r);
+        return "0";
+    }
+}
+
+const char *cx_value(Emitter *e, Ref r, Idx idx, npx_dtype to)
+{
+    const Value *v = V(e->p, r);
+    if (v->kind == IR_LITERAL && !v->materialize)
+        return cx_literal(e, v->fval, v->ival, dtype_is_float(v->dtype), to);
+    return cx_convert(e, cx_raw(e, r, idx, false), v->dtype, to);
+}
+
+const char *cx_define(Emitter *e, Ref r, Idx idx)
+{
+    return cx_raw(e, r, idx, true);
+}
+
+bool cx_define_is_flat(Emitter *e, Ref r)
+{
+    const Value *v = V(e->p, r);
+    if (v->kind != IR_UFUNC && v->kind != IR_CAST)
+        return v->shape.ndim == 0;
+    for (int i = 0; i < v->nargs; i++)
+        if (!cx_is_flat(e, v->args[i], &v->shape))
+            return false;
+    return true;
+}

@@ -1,0 +1,45 @@
+/* emit.c: the indenting line writer. */
+#include <stdarg.h>
+#include "emit.h"
+
+static void vline(Emitter *e, const char *fmt, va_list ap)
+{
+    fprintf(e->out, "%*s", e->indent * 4, "");
+    vfprintf(e->out, fmt, ap);
+}
+
+void emit_line(Emitter *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vline(e, fmt, ap);
+    va_end(ap);
+    fputc('\n', e->out);
+}
+
+void emit_open(Emitter *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vline(e, fmt, ap);
+    va_end(ap);
+    fputs(" {\n", e->out);
+    e->indent++;
+}
+
+void emit_close(Emitter *e, const char *comment)
+{
+    e->indent--;
+    if (comment)
+        fprintf(e->out, "%*s} /* %s */\n", e->indent * 4, "", comment);
+    else
+        fprintf(e->out, "%*s}\n", e->indent * 4, "");
+}
+
+void emit_blank(Emitter *e) { fputc('\n', e->out); }
+
+void emit_block(Emitter *e)
+{
+    fprintf(e->out, "%*s{\n", e->indent * 4, "");
+    e->indent++;
+}

@@ -1,0 +1,260 @@
+/* emit_loops.c: the loops that compute one materialized value, one function
+ * per kind: elementwise (and views), reductions, matrix products, arange and
+ * bincount. Each value is computed into a variable (0-d) or a buffer named
+ * after it. */
+#include <string.h>
+#include "emit_c.h"
+
+static Arena *A(Emitter *e) { return e->p->arena; }
+
+static const char **index_vars(Emitter *e, int n)
+{
+    const char **iv = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
+    for (int k = 0; k < n; k++)
+        iv[k] = arena_printf(A(e), "i%d", k);
+    return iv;
+}
+
+static void declare(Emitter *e, const Value *v, bool zeroed)
+{
+    const char *ct = dtype_ctype(v->dtype);
+    if (v->shape.ndim == 0) {
+        emit_line(e, "%s %s;", ct, v->cname);
+        return;
+    }
+    emit_line(e, "%s *%s = (%s *)npx_alloc%s(npx_bytes(%s, sizeof(%s), \"%s\")); /* %s */", ct, v->cname, ct,
+              zeroed ? "_zero" : "", cx_dims(e, v->shape.d, v->shape.ndim), ct, v->cname,
+              shape_str(e->p, &v->shape, v->dtype, false));
+}
+
+/* for loops over axes[0..n) of shape s; the first is parallel when asked. */
+static void open_loops(Emitter *e, const Dim *dims, const char **iv, int n, bool parallel)
+{
+    for (int k = 0; k < n; k++) {
+        if (k == 0 && parallel)
+            emit_line(e, "NPX_PARALLEL_FOR");
+        emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[k], iv[k], cx_dim(e, dims[k]), iv[k]);
+    }
+}
+
+static void close_loops(Emitter *e, int n)
+{
+    for (int k = 0; k < n; k++)
+        emit_close(e, NULL);
+}
+
+static void emit_elementwise(Emitter *e, Ref r)
+{
+    const Value *v = V(e->p, r);
+    if (v->shape.ndim == 0) {
+        emit_line(e, "%s %s = %s;", dtype_ctype(v->dtype), v->cname, cx_define(e, r, NULL));
+        return;
+    }
+    declare(e, v, false);
+    if (cx_define_is_flat(e, r)) {
+        emit_line(e, "NPX_PARALLEL_FOR");
+        emit_line(e, "for (int64_t i = 0; i < %s; i++)", cx_dims(e, v->shape.d, v->shape.ndim));
+        emit_line(e, "    %s[i] = %s;", v->cname, cx_define(e, r, NULL));
+        return;
+    }
+    const char **iv = index_vars(e, v->shape.ndim);
+    open_loops(e, v->shape.d, iv, v->shape.ndim, true);
+    emit_line(e, "%s[%s] = %s;", v->cname, cx_flat(e, &v->shape, iv), cx_define(e, r, iv));
+    close_loops(e, v->shape.ndim);
+}
+
+/* ---- reductions ---- */
+
+typedef struct {
+    npx_dtype acc;               /* accumulator dtype */
+    const char *init;
+    const char *step;            /* "%s" is the accumulator's name */
+} ReduceCode;
+
+static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
+{
+    bool fl = dtype_is_float(t);
+    const char *sfx = dtype_suffix(t);
+    const char *imax = t == NPX_I32 ? "INT32_MAX" : "INT64_MAX", *imin = t == NPX_I32 ? "INT32_MIN" : "INT64_MIN";
+    switch (red) {
+    case RED_sum:
+    case RED_mean:
+        return fl ? (ReduceCode){ NPX_F64, "0", "acc += elem;" }
+                  : (ReduceCode){ NPX_I64, "0", "acc = npx_add_i64(acc, elem);" };
+    case RED_prod:
+        return fl ? (ReduceCode){ NPX_F64, "1", "acc *= elem;" }
+                  : (ReduceCode){ NPX_I64, "1", "acc = npx_mul_i64(acc, elem);" };
+    case RED_max:
+        if (t == NPX_BOOL)
+            return (ReduceCode){ t, "false", "acc = acc || elem;" };
+        return fl ? (ReduceCode){ t, "-INFINITY", arena_printf(A(e), "acc = npx_maximum_%s(acc, elem);", sfx) }
+                  : (ReduceCode){ t, imin, "acc = elem > acc ? elem : acc;" };
+    case RED_min:
+        if (t == NPX_BOOL)
+            return (ReduceCode){ t, "true", "acc = acc && elem;" };
+        return fl ? (ReduceCode){ t, "INFINITY", arena_printf(A(e), "acc = npx_minimum_%s(acc, elem);", sfx) }
+                  : (ReduceCode){ t, imax, "acc = elem < acc ? elem : acc;" };
+    case RED_any: return (ReduceCode){ NPX_BOOL, "false", "acc = acc || elem;" };
+    case RED_all: return (ReduceCode){ NPX_BOOL, "true", "acc = acc && elem;" };
+    case RED_argmax:
+    case RED_argmin: {
+        const char *cmp = red == RED_argmax ? ">" : "<";
+        const char *better = fl ? arena_printf(A(e), "best < 0 || (!isnan(acc) && (elem %s acc || isnan(elem)))", cmp)
+                                : arena_printf(A(e), "best < 0 || elem %s acc", cmp);
+        return (ReduceCode){ t, "0", arena_printf(A(e), "if (%s) { acc = elem; best = k; } k++;", better) };
+    }
+    default: break;
+    }
+    return (ReduceCode){ t, "0", "" };
+}
+
+static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
+{
+    Program *p = e->p;
+    const Value *v = V(p, r), *a = V(p, v->args[0]);
+    npx_dtype t = a->weak ? dtype_default(a->dtype) : a->dtype;
+    ReduceCode rc = reduce_code(e, v->red, t);
+    int ra = a->shape.ndim, nk = 0, nr = 0;
+    const char **iv = index_vars(e, ra), *kept_iv[NPX_MAX_RANK], *red_iv[NPX_MAX_RANK];
+    Shape kept = { 0, { 0 } }, reduced = { 0, { 0 } };
+    for (int k = 0; k < ra; k++) {
+        if (v->axes >> k & 1) {
+            red_iv[nr] = iv[k];
+            reduced.d[nr++] = a->shape.d[k];
+        } else {
+            kept_iv[nk] = iv[k];
+            kept.d[nk++] = a->shape.d[k];
+        }
+    }
+    kept.ndim = nk;
+    reduced.ndim = nr;
+    bool arg = v->red == RED_argmax || v->red == RED_argmin, needs_items = arg || v->red == RED_max || v->red == RED_min;
+    const char *count = cx_dims(e, reduced.d, nr);
+    if (needs_items && shape_size_literal(&reduced) != 0 && shape_size_literal(&reduced) < 0)
+        emit_line(e, "if (%s == 0) npx_runtime_error(st, %d, \"zero-size array to reduction operation %s which has "
+                     "no identity\");", count, st->line, reduction_name[v->red]);
+    declare(e, v, false);
+    if (nk)
+        open_loops(e, kept.d, kept_iv, nk, true);
+    else
+        emit_block(e);
+    emit_line(e, "%s acc = %s;", dtype_ctype(rc.acc), rc.init);
+    if (arg)
+        emit_line(e, "int64_t best = -1, k = 0;");
+    open_loops(e, reduced.d, red_iv, nr, false);
+    emit_line(e, "const %s elem = %s;", dtype_ctype(rc.acc), cx_value(e, v->args[0], iv, rc.acc));
+    emit_line(e, "%s", rc.step);
+    close_loops(e, nr);
+    const char *result = arg ? "best" : "acc";
+    if (v->red == RED_mean)
+        result = arena_printf(A(e), "acc / (double)(%s)", count);
+    result = cx_convert(e, result, arg ? NPX_I64 : v->red == RED_mean ? NPX_F64 : rc.acc, v->dtype);
+    if (v->shape.ndim == 0)
+        emit_line(e, "%s = %s;", v->cname, result);
+    else
+        emit_line(e, "%s[%s] = %s;", v->cname, cx_flat(e, &kept, kept_iv), result);
+    if (nk)
+        close_loops(e, nk);
+    else
+        emit_close(e, NULL);
+}
+
+/* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */
+
+static void emit_matmul(Emitter *e, Ref r)
+{
+    Program *p = e->p;
+    const Value *v = V(p, r), *a = V(p, v->args[0]), *b = V(p, v->args[1]);
+    npx_dtype acc = dtype_is_float(v->dtype) ? NPX_F64 : v->dtype == NPX_BOOL ? NPX_BOOL : NPX_I64;
+    const char *ai[2], *bi[2], *oi[2];
+    Dim od[2] = { 0, 0 };
+    int no = 0;
+    if (a->shape.ndim == 2) {
+        ai[0] = "i0", ai[1] = "p";
+        od[no] = a->shape.d[0], oi[no++] = "i0";
+    } else
+        ai[0] = "p";
+    if (b->shape.ndim == 2) {
+        bi[0] = "p", bi[1] = "i1";
+        od[no] = b->shape.d[1], oi[no++] = "i1";
+    } else
+        bi[0] = "p";
+    declare(e, v, false);
+    if (no)
+        open_loops(e, od, oi, no, true);
+    else
+        emit_block(e);
+    const char *x = cx_value(e, v->args[0], ai, acc), *y = cx_value(e, v->args[1], bi, acc);
+    emit_line(e, "%s acc = %s;", dtype_ctype(acc), acc == NPX_BOOL ? "false" : "0");
+    emit_line(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, a->shape.d[a->shape.ndim - 1]));
+    if (acc == NPX_BOOL)
+        emit_line(e, "    acc = acc || (%s && %s);", x, y);
+    else if (acc == NPX_I64)
+        emit_line(e, "    acc = npx_add_i64(acc, npx_mul_i64(%s, %s));", x, y);
+    else
+        emit_line(e, "    acc += %s * %s;", x, y);
+    Shape os = { no, { od[0], od[1] } };
+    const char *result = cx_convert(e, "acc", acc, v->dtype);
+    if (no) {
+        emit_line(e, "%s[%s] = %s;", v->cname, cx_flat(e, &os, oi), result);
+        close_loops(e, no);
+    } else {
+        emit_line(e, "%s = %s;", v->cname, result);
+        emit_close(e, NULL);
+    }
+}
+
+static void emit_arange(Emitter *e, Ref r)
+{
+    const Value *v = V(e->p, r);
+    declare(e, v, false);
+    bool ints = v->fval == (double)(int64_t)v->fval && v->step == (double)(int64_t)v->step;
+    npx_dtype t = ints ? NPX_I64 : NPX_F64;
+    const char *start = cx_literal(e, v->fval, 0, true, t), *step = cx_literal(e, v->step, 0, true, t);
+    const char *x = strcmp(start, "0") == 0 ? arena_printf(A(e), "i * %s", step)
+                                            : arena_printf(A(e), "%s + i * %s", start, step);
+    if (strcmp(step, "1") == 0)
+        x = strcmp(start, "0") == 0 ? "i" : arena_printf(A(e), "%s + i", start);
+    emit_line(e, "NPX_PARALLEL_FOR");
+    emit_line(e, "for (int64_t i = 0; i < %s; i++)", cx_dim(e, v->shape.d[0]));
+    emit_line(e, "    %s[i] = %s;", v->cname, cx_convert(e, x, t, v->dtype));
+}
+
+/* bincount: one pass for the size (and the negative check), one to count. */
+static void emit_bincount(Emitter *e, Ref r, const IrStmt *st)
+{
+    Program *p = e->p;
+    const Value *v = V(p, r), *x = V(p, v->args[0]);
+    const char *len = cx_dim(e, v->shape.d[0]), *n = cx_dim(e, x->shape.d[0]);
+    const char *i[] = { "i" };
+    const char *xi = cx_value(e, v->args[0], i, NPX_I64);
+    emit_line(e, "int64_t %s = %lld;", len, (long long)v->ival);
+    emit_open(e, "for (int64_t i = 0; i < %s; i++)", n);
+    emit_line(e, "const int64_t elem = %s;", xi);
+    emit_line(e, "if (elem < 0)");
+    emit_line(e, "    npx_runtime_error(st, %d, \"bincount: element %%lld of the input is %%lld; bincount counts "
+                 "non-negative integers only\", (long long)i, (long long)elem);", st->line);
+    emit_line(e, "if (elem >= %s)", len);
+    emit_line(e, "    %s = elem + 1;", len);
+    emit_close(e, NULL);
+    declare(e, v, true);
+    emit_line(e, "for (int64_t i = 0; i < %s; i++)", n);
+    if (v->nargs == 2)
+        emit_line(e, "    %s[%s] += %s;", v->cname, xi, cx_value(e, v->args[1], i, NPX_F64));
+    else
+        emit_line(e, "    %s[%s] += 1;", v->cname, xi);
+}
+
+void emit_value(Emitter *e, Ref r, const IrStmt *st)
+{
+    switch (V(e->p, r)->kind) {
+    case IR_REDUCE: emit_reduce(e, r, st); break;
+    case IR_MATMUL: emit_matmul(e, r); break;
+    case IR_ARANGE: emit_arange(e, r); break;
+    case IR_BINCOUNT: emit_bincount(e, r, st); break;
+    case IR_INPUT:
+        fprintf(stderr, "npxc: internal error: inputs are not computed\n");
+        break;
+    default: emit_elementwise(e, r); break;
+    }
+}

@@ -1,0 +1,11 @@
+/* runtime_text.h: the runtime's source text (runtime/npx_rt.h, npx_math.h,
+ * then runtime/*.c in sorted order), embedded into npxc at build time by
+ * tools/embed as build/rt_embed.c. Generated programs start with it. */
+#ifndef NPX_RUNTIME_TEXT_H
+#define NPX_RUNTIME_TEXT_H
+#include <stddef.h>
+
+extern const char npx_runtime_text[];   /* NUL-terminated */
+extern const size_t npx_runtime_len;    /* strlen(npx_runtime_text) */
+
+#endif

@@ -1,0 +1,117 @@
+/* output.c: writes the generated program (to a temporary file renamed into
+ * place, so no half-written output is ever left) and, with --exe, builds it. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "../codegen/emit_c.h"
+#include "options.h"
+
+static const char *default_output(Program *p, const char *input, const char *ext)
+{
+    size_t n = strlen(input);
+    if (n > 4 && strcmp(input + n - 4, ".npx") == 0)
+        n -= 4;
+    return arena_printf(p->arena, "%.*s%s", (int)n, input, ext);
+}
+
+static int write_atomically(const char *path, const char *data, size_t len)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp);
+    if (fd < 0)
+        return -1;
+    FILE *f = fdopen(fd, "wb");
+    bool ok = f && fwrite(data, 1, len, f) == len;
+    ok = (f ? fclose(f) == 0 : (close(fd), false)) && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        int saved = errno;
+        unlink(tmp);
+        errno = saved;
+        return -1;
+    }
+    return 0;
+}
+
+/* Splits s at spaces into argv (at most max entries). */
+static int split(Arena *a, const char *s, char **argv, int n, int max)
+{
+    while (s && *s && n < max) {
+        while (*s == ' ')
+            s++;
+        size_t len = strcspn(s, " ");
+        if (len)
+            argv[n++] = arena_strndup(a, s, len);
+        s += len;
+    }
+    return n;
+}
+
+static int run(char **argv)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1;
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "npxc: error: cannot run '%s': %s\n", argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    if (waitpid(pid, &status, 0) < 0)
+        return -1;
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+static int build(Program *p, const char *c_path)
+{
+    const char *exe = c_path;
+    const char *dot = strrchr(c_path, '.'), *slash = strrchr(c_path, '/');
+    if (dot && (!slash || dot > slash))
+        exe = arena_printf(p->arena, "%.*s", (int)(dot - c_path), c_path);
+    else
+        exe = arena_printf(p->arena, "%s.out", c_path);
+    char *argv[256];
+    const char *cc = getenv("CC");
+    int n = split(p->arena, cc && *cc ? cc : "cc", argv, 0, 8);
+    n = split(p->arena, "-std=c11 -O3 -march=native -fopenmp -fno-math-errno -o", argv, n, 16);
+    argv[n++] = (char *)exe;
+    argv[n++] = (char *)c_path;
+    n = split(p->arena, getenv("CFLAGS"), argv, n, 250);
+    argv[n++] = "-lm";
+    argv[n] = NULL;
+    int status = run(argv);
+    if (status != 0) {
+        fprintf(stderr, "npxc: error: building %s failed (%s exited with %d)\n", exe, argv[0], status);
+        return 2;
+    }
+    return 0;
+}
+
+int write_output(const Options *o, Program *p)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *mem = open_memstream(&text, &len);
+    if (!mem) {
+        fprintf(stderr, "npxc: error: out of memory\n");
+        return 2;
+    }
+    emit_c_program(mem, p);
+    fclose(mem);
+    const char *path = o->output ? o->output : default_output(p, o->input, ".c");
+    int status = 0;
+    if (strcmp(path, "-") == 0)
+        fwrite(text, 1, len, stdout);
+    else if (write_atomically(path, text, len) != 0) {
+        fprintf(stderr, "npxc: error: cannot write '%s': %s\n", path, strerror(errno));
+        status = 2;
+    }
+    free(text);
+    if (status == 0 && o->exe)
+        status = build(p, path);
+    return status;
+}

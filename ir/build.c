@@ -1,0 +1,366 @@
+/* build.c: makes IR values and decides, as each is made, its dtype (NumPy 2's
+ * ufunc type resolution with NEP 50's weak scalars) and its shape
+ * (broadcasting, reductions, matmul). Every mismatch is reported here with
+ * NumPy's words; a failed build returns 0 so that callers stop quietly. */
+#include <string.h>
+#include "build.h"
+
+Ref build_literal(Program *p, Span span, npx_dtype t, int64_t ival, double fval, bool weak)
+{
+    Ref r = ir_new(p, IR_LITERAL, span);
+    Value *v = V(p, r);
+    v->dtype = t;
+    v->weak = weak;
+    v->ival = ival;
+    v->fval = fval;
+    return r;
+}
+
+Ref build_dimval(Program *p, Span span, const Shape *dims)
+{
+    Ref r = ir_new(p, IR_DIMVAL, span);
+    V(p, r)->dtype = NPX_I64;
+    V(p, r)->weak = true;
+    V(p, r)->dims = *dims;
+    return r;
+}
+
+/* ---- broadcasting ---------------------------------------------------- */
+
+static bool dims_agree(Program *p, Dim a, Dim b, Dim *out, Span at)
+{
+    if (a == b || b == 1) {
+        *out = a;
+        return true;
+    }
+    if (a == 1) {
+        *out = b;
+        return true;
+    }
+    if (!DIM_IS_SYM(a) && !DIM_IS_SYM(b))
+        return false;
+    /* Two different input symbols name different axes: a bug the user wants
+     * to hear about now. A symbol against a literal, or a size only known from
+     * the data, is checked when the program runs. */
+    bool data = (DIM_IS_SYM(a) && p->syms[DIM_SYMNO(a)].kind == SYM_DATA) ||
+                (DIM_IS_SYM(b) && p->syms[DIM_SYMNO(b)].kind == SYM_DATA);
+    if (DIM_IS_SYM(a) && DIM_IS_SYM(b) && !data)
+        return false;
+    *out = DIM_IS_SYM(a) ? b : a;        /* prefer the literal */
+    ir_add_check(p, p->nstmts - 1, a, b, at, "operands could not be broadcast together");
+    return true;
+}
+
+bool broadcast_shapes(Program *p, const Shape *a, const Shape *b, Shape *out, Span at)
+{
+    const Shape *big = a->ndim >= b->ndim ? a : b;
+    int off_a = big->ndim - a->ndim, off_b = big->ndim - b->ndim;
+    Shape s = { big->ndim, { 0 } };
+    for (int k = 0; k < big->ndim; k++) {
+        Dim da = k >= off_a ? a->d[k - off_a] : 1;
+        Dim db = k >= off_b ? b->d[k - off_b] : 1;
+        if (!dims_agree(p, da, db, &s.d[k], at))
+            return false;
+    }
+    *out = s;
+    return true;
+}
+
+/* ---- dtype resolution ------------------------------------------------ */
+
+/* NEP 50: a Python scalar takes the dtype of the arrays it meets when its kind
+ * fits in theirs (f32 * 2.0 is f32, i32 + 1 is i32), else its own default. */
+npx_dtype weak_common_dtype(Program *p, const Ref *args, int n, bool *all_weak)
+{
+    bool have_strong = false;
+    npx_dtype strong = NPX_BOOL, weak = NPX_BOOL;
+    for (int i = 0; i < n; i++) {
+        Value *v = V(p, args[i]);
+        if (v->weak)
+            weak = dtype_promote(weak, dtype_default(v->dtype));
+        else {
+            strong = have_strong ? dtype_promote(strong, v->dtype) : v->dtype;
+            have_strong = true;
+        }
+    }
+    *all_weak = !have_strong;
+    if (!have_strong)
+        return weak;
+    bool fits = weak == NPX_BOOL || (dtype_is_int(weak) && strong != NPX_BOOL) || dtype_is_float(strong);
+    return fits ? strong : dtype_promote(strong, weak);
+}
+
+static const char *kind_word(npx_dtype t)
+{
+    return t == NPX_BOOL ? "bool" : dtype_is_int(t) ? "integer" : "floating-point";
+}
+
+/* Which loop NumPy would pick for common dtype c: see ir/ufuncs.h. */
+static bool resolve_loop(Program *p, Span at, Ufunc f, npx_dtype c, npx_dtype *compute)
+{
+    const UfuncInfo *u = &ufunc_info[f];
+    if (c == NPX_BOOL && !u->c_bool) {
+        if (f == UF_subtract)
+            diag_error(p->diag, at, "numpy boolean subtract, the '-' operator, is not supported; "
+                                    "use the '^' operator or logical_xor instead");
+        else if (f == UF_negative)
+            diag_error(p->diag, at, "numpy boolean negative, the '-' operator, is not supported; "
+                                    "use the '~' operator or logical_not instead");
+        else
+            diag_error(p->diag, at, "'%s' of bool arrays computes in %s in NumPy, which npxc does not "
+                       "support yet; convert first, e.g. x.astype(f32)", u->name,
+                       u->c_int ? "int8" : "float16");
+        return false;
+    }
+    if (c == NPX_BOOL) {
+        *compute = c;
+        return true;
+    }
+    if (dtype_is_int(c) && !u->c_int && u->c_float) {
+        *compute = NPX_F64;
+        return true;
+    }
+    if ((dtype_is_int(c) && !u->c_int) || (dtype_is_float(c) && !u->c_float)) {
+        diag_error(p->diag, at, "ufunc '%s' is not supported for %s inputs (%s)", u->name, kind_word(c),
+                   dtype_name(c));
+        return false;
+    }
+    *compute = c;
+    return true;
+}
+
+Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n, bool operator_form)
+{
+    for (int i = 0; i < n; i++)
+        if (!args[i])
+            return 0;
+    const Ref *data = f == UF_where ? args + 1 : args;
+    int ndata = f == UF_where ? n - 1 : n;
+    bool all_weak;
+    npx_dtype c = weak_common_dtype(p, data, ndata, &all_weak), compute = c;
+    if (f != UF_where && !resolve_loop(p, at, f, c, &compute))
+        return 0;
+    Shape s = V(p, args[0])->shape;
+    for (int i = 1; i < n; i++)
+        if (!broadcast_shapes(p, &s, &V(p, args[i])->shape, &s, at)) {
+            diag_error(p->diag, at, "operands could not be broadcast together: %s and %s",
+                       shape_str(p, &s, V(p, args[0])->dtype, false),
+                       shape_str(p, &V(p, args[i])->shape, V(p, args[i])->dtype, false));
+            return 0;
+        }
+    Ref r = ir_new(p, IR_UFUNC, span);
+    Value *v = V(p, r);
+    v->ufunc = f;
+    v->compute = compute;
+    v->dtype = ufunc_info[f].flags & UF_OUT_BOOL ? NPX_BOOL : compute;
+    v->weak = all_weak && operator_form;  /* 2.0 * 3 stays a Python float; np.exp(2.0) does not */
+    v->shape = s;
+    memcpy(v->args, args, sizeof(Ref) * n);
+    v->nargs = n;
+    return r;
+}
+
+Ref build_cast(Program *p, Span span, Ref a, npx_dtype t)
+{
+    if (!a)
+        return 0;
+    Ref r = ir_new(p, IR_CAST, span);
+    V(p, r)->dtype = t;
+    V(p, r)->shape = V(p, a)->shape;
+    V(p, r)->args[0] = a;
+    V(p, r)->nargs = 1;
+    return r;
+}
+
+/* A view of a with another shape or axis order (no data moves). */
+static Ref build_view(Program *p, IrKind kind, Span span, Ref a, const Shape *s)
+{
+    Ref r = ir_new(p, kind, span);
+    Value *v = V(p, r);
+    v->dtype = V(p, a)->dtype;
+    v->weak = false;
+    v->shape = *s;
+    v->args[0] = a;
+    v->nargs = 1;
+    return r;
+}
+
+Ref build_broadcast(Program *p, Span span, Ref a, const Shape *s)
+{
+    if (!a)
+        return 0;
+    Shape out;
+    if (!broadcast_shapes(p, &V(p, a)->shape, s, &out, span) || out.ndim != s->ndim) {
+        diag_error(p->diag, span, "cannot broadcast %s to shape %s",
+                   shape_str(p, &V(p, a)->shape, V(p, a)->dtype, false), shape_str(p, s, V(p, a)->dtype, false));
+        return 0;
+    }
+    Ref r = build_view(p, IR_BROADCAST, span, a, s);
+    V(p, r)->dtype = V(p, a)->weak ? dtype_default(V(p, a)->dtype) : V(p, a)->dtype;
+    return r;
+}
+
+Ref build_transpose(Program *p, Span span, Ref a, const int *perm)
+{
+    if (!a)
+        return 0;
+    const Shape *in = &V(p, a)->shape;
+    Shape s = { in->ndim, { 0 } };
+    int order[NPX_MAX_RANK];
+    for (int k = 0; k < in->ndim; k++)
+        order[k] = perm ? perm[k] : in->ndim - 1 - k;
+    for (int k = 0; k < in->ndim; k++)
+        s.d[k] = in->d[order[k]];
+    if (in->ndim < 2)
+        return a;                        /* .T of a vector or a scalar is itself */
+    Ref r = build_view(p, IR_TRANSPOSE, span, a, &s);
+    memcpy(V(p, r)->perm, order, sizeof order);
+    return r;
+}
+
+Ref build_expand(Program *p, Span span, Ref a, uint32_t new_axes, int ndim)
+{
+    if (!a)
+        return 0;
+    const Shape *in = &V(p, a)->shape;
+    Shape s = { ndim, { 0 } };
+    for (int k = 0, j = 0; k < ndim; k++)
+        s.d[k] = new_axes >> k & 1 ? 1 : in->d[j++];
+    Ref r = build_view(p, IR_EXPAND, span, a, &s);
+    V(p, r)->axes = new_axes;
+    return r;
+}
+
+/* ---- reductions ------------------------------------------------------ */
+
+static npx_dtype reduce_dtype(Reduction red, npx_dtype t)
+{
+    switch (red) {
+    case RED_sum:
+    case RED_prod: return t == NPX_BOOL || t == NPX_I32 ? NPX_I64 : t;
+    case RED_mean: return dtype_is_float(t) ? t : NPX_F64;
+    case RED_any:
+    case RED_all: return NPX_BOOL;
+    case RED_argmax:
+    case RED_argmin: return NPX_I64;
+    default: return t;
+    }
+}
+
+Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims)
+{
+    if (!a)
+        return 0;
+    const Value *in = V(p, a);
+    Shape s = { 0, { 0 } };
+    for (int k = 0; k < in->shape.ndim; k++) {
+        if (!(axes >> k & 1))
+            s.d[s.ndim++] = in->shape.d[k];
+        else if (keepdims)
+            s.d[s.ndim++] = 1;
+    }
+    Ref r = ir_new(p, IR_REDUCE, span);
+    Value *v = V(p, r);
+    v->red = red;
+    v->dtype = reduce_dtype(red, in->weak ? dtype_default(in->dtype) : in->dtype);
+    v->shape = s;
+    v->axes = axes;
+    v->keepdims = keepdims;
+    v->args[0] = a;
+    v->nargs = 1;
+    return r;
+}
+
+/* ---- matrix products ------------------------------------------------- */
+
+Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
+{
+    if (!a || !b)
+        return 0;
+    const Value *va = V(p, a), *vb = V(p, b);
+    for (int i = 0; i < 2; i++) {
+        const Value *v = i ? vb : va;
+        if (v->shape.ndim == 0) {
+            diag_error(p->diag, at, "%s: operand %d is a scalar (%s); use '*' to scale an array", what, i,
+                       shape_str(p, &v->shape, v->dtype, v->weak));
+            return 0;
+        }
+        if (v->shape.ndim > 2) {
+            diag_error(p->diag, at, "%s of %d-D arrays (batched) is not supported yet", what, v->shape.ndim);
+            return 0;
+        }
+    }
+    int ka = va->shape.ndim - 1, kb = 0;
+    Dim k1 = va->shape.d[ka], k2 = vb->shape.d[kb];
+    if (k1 != k2 && !(DIM_IS_SYM(k1) != DIM_IS_SYM(k2))) {
+        diag_error(p->diag, at, "%s: shapes %s and %s not aligned: %s (dim %d) != %s (dim %d)", what,
+                   shape_str(p, &va->shape, va->dtype, false), shape_str(p, &vb->shape, vb->dtype, false),
+                   dim_str(p, k1), ka, dim_str(p, k2), kb);
+        return 0;
+    }
+    if (k1 != k2)
+        ir_add_check(p, p->nstmts - 1, k1, k2, at, "matmul: inner sizes differ");
+    Shape s = { 0, { 0 } };
+    if (va->shape.ndim == 2)
+        s.d[s.ndim++] = va->shape.d[0];
+    if (vb->shape.ndim == 2)
+        s.d[s.ndim++] = vb->shape.d[1];
+    Ref r = ir_new(p, IR_MATMUL, span);
+    Value *v = V(p, r);
+    v->dtype = dtype_promote(va->dtype, vb->dtype);
+    v->shape = s;
+    v->args[0] = a;
+    v->args[1] = b;
+    v->nargs = 2;
+    return r;
+}
+
+/* ---- creation -------------------------------------------------------- */
+
+Ref build_arange(Program *p, Span span, npx_dtype t, double start, double step, Dim n)
+{
+    Ref r = ir_new(p, IR_ARANGE, span);
+    Value *v = V(p, r);
+    v->dtype = t;
+    v->shape = (Shape){ 1, { n } };
+    v->fval = start;
+    v->step = step;
+    return r;
+}
+
+Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, int64_t minlength)
+{
+    if (!x)
+        return 0;
+    const Value *vx = V(p, x);
+    if (vx->shape.ndim != 1 || !(dtype_is_int(vx->dtype) || vx->dtype == NPX_BOOL) || vx->weak) {
+        diag_error(p->diag, at, "bincount needs a 1-D array of non-negative integers, not %s",
+                   shape_str(p, &vx->shape, vx->dtype, vx->weak));
+        return 0;
+    }
+    if (w) {
+        const Value *vw = V(p, w);
+        Dim len;
+        if (vw->shape.ndim != 1 || !dims_agree(p, vx->shape.d[0], vw->shape.d[0], &len, at)) {
+            diag_error(p->diag, at, "bincount: the weights (%s) must have the same length as the input (%s)",
+                       shape_str(p, &vw->shape, vw->dtype, vw->weak), shape_str(p, &vx->shape, vx->dtype, false));
+            return 0;
+        }
+    }
+    const char *name = "?bincount";
+    int count = 0;
+    for (int i = 0; i < p->nsyms; i++)
+        count += p->syms[i].kind == SYM_DATA;
+    if (count)
+        name = arena_printf(p->arena, "?bincount%d", count + 1);
+    int sym = ir_add_sym(p, name, SYM_DATA);
+    Ref r = ir_new(p, IR_BINCOUNT, span);
+    Value *v = V(p, r);
+    v->dtype = w ? NPX_F64 : NPX_I64;
+    v->shape = (Shape){ 1, { DIM_SYM(sym) } };
+    v->args[0] = x;
+    v->args[1] = w;
+    v->nargs = w ? 2 : 1;
+    v->ival = minlength;
+    return r;
+}

@@ -1,0 +1,22 @@
+/* build.h: constructors of IR values that decide dtype and shape (build.c). */
+#ifndef NPX_BUILD_H
+#define NPX_BUILD_H
+#include "ir.h"
+
+Ref build_literal(Program *p, Span span, npx_dtype t, int64_t ival, double fval, bool weak);
+Ref build_dimval(Program *p, Span span, const Shape *dims);
+/* operator_form: written as an operator (a + b), whose result on two Python
+ * scalars is a Python scalar again. */
+Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n, bool operator_form);
+Ref build_cast(Program *p, Span span, Ref a, npx_dtype t);
+Ref build_broadcast(Program *p, Span span, Ref a, const Shape *s);
+Ref build_transpose(Program *p, Span span, Ref a, const int *perm);   /* perm NULL: reverse */
+Ref build_expand(Program *p, Span span, Ref a, uint32_t new_axes, int ndim);
+Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims);
+Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what);
+Ref build_arange(Program *p, Span span, npx_dtype t, double start, double step, Dim n);
+Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, int64_t minlength);
+bool broadcast_shapes(Program *p, const Shape *a, const Shape *b, Shape *out, Span at);
+npx_dtype weak_common_dtype(Program *p, const Ref *args, int n, bool *all_weak);
+
+#endif

@@ -1,0 +1,80 @@
+/* dump.c: prints the IR for people: --dump-ir after each pass, and --shapes. */
+#include "ir.h"
+
+static const char *const kind_name[] = {
+    [IR_INPUT] = "input", [IR_LITERAL] = "literal", [IR_DIMVAL] = "size", [IR_UFUNC] = "ufunc",
+    [IR_CAST] = "astype", [IR_BROADCAST] = "broadcast", [IR_TRANSPOSE] = "transpose",
+    [IR_EXPAND] = "newaxis", [IR_REDUCE] = "reduce", [IR_MATMUL] = "matmul", [IR_ARANGE] = "arange",
+    [IR_BINCOUNT] = "bincount",
+};
+
+static void dump_value(FILE *out, Program *p, Ref r)
+{
+    const Value *v = V(p, r);
+    fprintf(out, "    %%%d = %s", r, kind_name[v->kind]);
+    switch (v->kind) {
+    case IR_UFUNC: fprintf(out, " %s(in %s)", ufunc_info[v->ufunc].name, dtype_name(v->compute)); break;
+    case IR_REDUCE:
+        fprintf(out, " %s axes=0x%x%s", reduction_name[v->red], v->axes, v->keepdims ? " keepdims" : "");
+        break;
+    case IR_LITERAL:
+        if (dtype_is_float(v->dtype))
+            fprintf(out, " %.17g", v->fval);
+        else
+            fprintf(out, " %lld", (long long)v->ival);
+        break;
+    case IR_INPUT: fprintf(out, " %s", p->inputs[v->index].name); break;
+    case IR_TRANSPOSE:
+        fprintf(out, " perm=(");
+        for (int k = 0; k < v->shape.ndim; k++)
+            fprintf(out, "%s%d", k ? "," : "", v->perm[k]);
+        fprintf(out, ")");
+        break;
+    case IR_BINCOUNT: fprintf(out, " minlength=%lld", (long long)v->ival); break;
+    default: break;
+    }
+    for (int i = 0; i < v->nargs; i++)
+        fprintf(out, "%s%%%d", i ? ", " : " ", v->args[i]);
+    fprintf(out, " : %s", shape_str(p, &v->shape, v->dtype, v->weak));
+    if (v->cname)
+        fprintf(out, "  -> %s", v->cname);
+    else if (v->materialize)
+        fprintf(out, "  -> stored");
+    else if (v->uses)
+        fprintf(out, "  (inline)");
+    fprintf(out, "\n");
+}
+
+void ir_dump(FILE *out, Program *p, const char *title)
+{
+    fprintf(out, "== IR after %s ==\n", title);
+    Ref r = 1;
+    for (int s = 0; s < p->nstmts; s++) {
+        const IrStmt *st = &p->stmts[s];
+        fprintf(out, "line %d: %s\n", st->line, st->text);
+        for (int c = 0; c < st->nchecks; c++)
+            fprintf(out, "    check %s == %s\n", dim_str(p, st->checks[c].a), dim_str(p, st->checks[c].b));
+        for (; r < p->nvals && p->vals[r].stmt <= s; r++)
+            dump_value(out, p, r);
+        if (st->value)
+            fprintf(out, "    %s = %%%d\n", st->name, st->value);
+        for (int f = 0; f < st->nfrees; f++)
+            fprintf(out, "    free %%%d\n", st->frees[f]);
+    }
+    for (int j = 0; j < p->noutputs; j++)
+        fprintf(out, "output %s = %%%d\n", p->outputs[j], p->output_vals[j]);
+}
+
+void ir_print_shapes(FILE *out, Program *p)
+{
+    for (int s = 0; s < p->nstmts; s++) {
+        const IrStmt *st = &p->stmts[s];
+        const Value *v = V(p, st->value);
+        fprintf(out, "%s:%d: %s: %s%s\n", p->source, st->line, st->name,
+                shape_str(p, &v->shape, v->dtype, v->weak), st->kind == ST_INPUT ? " (input)" : "");
+    }
+    for (int j = 0; j < p->noutputs; j++) {
+        const Value *v = V(p, p->output_vals[j]);
+        fprintf(out, "output %s: %s\n", p->outputs[j], shape_str(p, &v->shape, v->dtype, v->weak));
+    }
+}

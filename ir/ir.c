@@ -1,0 +1,91 @@
+/* ir.c: the IR's tables (values, symbols, checks) and how shapes print. */
+#include <string.h>
+#include "ir.h"
+
+const UfuncInfo ufunc_info[UF_COUNT] = {
+#define X(name, nin, flags, b, i, f) { #name, nin, flags, b, i, f },
+    UFUNCS(X)
+#undef X
+};
+
+const char *const reduction_name[RED_COUNT] = {
+#define X(name) #name,
+    REDUCTIONS(X)
+#undef X
+};
+
+Ref ir_new(Program *p, IrKind kind, Span span)
+{
+    if (p->nvals == 0)
+        p->nvals = 1;                    /* Ref 0 means "none" */
+    p->vals = arena_grow(p->arena, p->vals, &p->capvals, p->nvals + 1, sizeof(Value));
+    Ref r = p->nvals++;
+    Value *v = &p->vals[r];
+    memset(v, 0, sizeof *v);
+    v->kind = kind;
+    v->span = span;
+    v->stmt = p->nstmts - 1;
+    return r;
+}
+
+int ir_add_sym(Program *p, const char *name, SymKind kind)
+{
+    p->syms = arena_grow(p->arena, p->syms, &p->capsyms, p->nsyms + 1, sizeof(Sym));
+    Sym *s = &p->syms[p->nsyms];
+    memset(s, 0, sizeof *s);
+    s->name = name;
+    s->cvar = name;
+    s->kind = kind;
+    s->input_index = -1;
+    if (kind == SYM_INPUT) {
+        s->input_index = 0;
+        for (int i = 0; i < p->nsyms; i++)
+            s->input_index += p->syms[i].kind == SYM_INPUT;
+    }
+    return p->nsyms++;
+}
+
+void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what)
+{
+    IrStmt *s = &p->stmts[stmt];
+    for (int i = 0; i < s->nchecks; i++)
+        if ((s->checks[i].a == a && s->checks[i].b == b) || (s->checks[i].a == b && s->checks[i].b == a))
+            return;
+    s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
+    s->checks[s->nchecks++] = (SizeCheck){ a, b, span, what };
+}
+
+const char *dim_str(Program *p, Dim d)
+{
+    if (DIM_IS_SYM(d))
+        return p->syms[DIM_SYMNO(d)].name;
+    return arena_printf(p->arena, "%lld", (long long)d);
+}
+
+const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak)
+{
+    if (weak)
+        return t == NPX_BOOL ? "bool (Python scalar)" : dtype_is_int(t) ? "int (Python scalar)"
+                                                                        : "float (Python scalar)";
+    char buf[512];
+    int n = snprintf(buf, sizeof buf, "%s", dtype_name(t));
+    if (s->ndim > 0) {
+        n += snprintf(buf + n, sizeof buf - n, "[");
+        for (int k = 0; k < s->ndim && n < (int)sizeof buf; k++)
+            n += snprintf(buf + n, sizeof buf - n, "%s%s", k ? ", " : "", dim_str(p, s->d[k]));
+        if (n < (int)sizeof buf)
+            snprintf(buf + n, sizeof buf - n, "]");
+    }
+    return arena_strdup(p->arena, buf);
+}
+
+int64_t shape_size_literal(const Shape *s)
+{
+    int64_t n = 1;
+    for (int k = 0; k < s->ndim; k++) {
+        if (DIM_IS_SYM(s->d[k]))
+            return -1;
+        n *= s->d[k];
+    }
+    return n;
+}

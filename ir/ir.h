@@ -1,0 +1,184 @@
+/* ir.h: the program as npxc reasons about it. Values are small integer
+ * handles into one table; each carries its dtype and shape (decided when it is
+ * built, ir/build.c) and its source span. Statements bind source names to
+ * values. Passes (ir/fuse.c, ir/schedule.c) only set the fields marked "set by
+ * passes"; the emitters print what these fields say. */
+#ifndef NPX_IR_H
+#define NPX_IR_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "../common/arena.h"
+#include "../common/diag.h"
+#include "../runtime/npx_rt.h"
+#include "ufuncs.h"
+
+typedef int32_t Ref;             /* index into Program.vals; 0 is "none" */
+
+/* A size: >= 0 a literal, < 0 the size symbol number -(d+1). */
+typedef int64_t Dim;
+#define DIM_SYM(s) (-(Dim)(s) - 1)
+#define DIM_IS_SYM(d) ((d) < 0)
+#define DIM_SYMNO(d) ((int)(-(d) - 1))
+
+typedef struct {
+    int ndim;
+    Dim d[NPX_MAX_RANK];
+} Shape;
+
+typedef enum {
+    SYM_INPUT,      /* bound at run time from the inputs or --dim: B, V */
+    SYM_DATA,       /* known only after a computation: ?bincount */
+} SymKind;
+
+typedef struct {
+    const char *name;            /* as shown to the user: "B", "?bincount" */
+    const char *cvar;            /* the C variable holding it: "B", "counts_len" */
+    SymKind kind;
+    int input_index;             /* SYM_INPUT: position in the runtime's sym[] */
+} Sym;
+
+/* Reductions: X(name, flags). */
+#define REDUCTIONS(X) \
+    X(sum) X(prod) X(max) X(min) X(any) X(all) X(mean) X(argmax) X(argmin)
+
+typedef enum {
+#define X(name) RED_##name,
+    REDUCTIONS(X)
+#undef X
+    RED_COUNT
+} Reduction;
+extern const char *const reduction_name[RED_COUNT];
+
+typedef enum {
+    IR_INPUT,       /* input number `index` */
+    IR_LITERAL,     /* a scalar constant: ival or fval by dtype; weak for Python literals */
+    IR_DIMVAL,      /* an int64 scalar known at run time: the product of dims[0..ndim) of
+                       `shape` (x.shape[k] is one dim, x.size all of them); weak */
+    IR_UFUNC,       /* ufunc(args[0..nin)), computed in dtype `compute` */
+    IR_CAST,        /* args[0] converted to dtype (astype) */
+    IR_BROADCAST,   /* args[0] viewed with a bigger shape (zeros, full, broadcast_to) */
+    IR_TRANSPOSE,   /* args[0] viewed with its axes permuted: axis k of this is perm[k] */
+    IR_EXPAND,      /* args[0] viewed with new size-1 axes where `axes` has bits (outer) */
+    IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
+                       keepdims keeps them as size 1. argmax/argmin: one axis or all */
+    IR_MATMUL,      /* args[0] @ args[1], each 1-D or 2-D, NumPy's rules */
+    IR_ARANGE,      /* fval/ival start, step2 step, shape[0] elements */
+    IR_BINCOUNT,    /* bincount(args[0], weights=args[1] or 0, minlength=ival);
+                       shape[0] is a SYM_DATA symbol */
+} IrKind;
+
+typedef struct {
+    IrKind kind;
+    Span span;                   /* the source expression */
+    int stmt;                    /* index of the statement that built it */
+    npx_dtype dtype;
+    bool weak;                   /* a Python scalar (NEP 50): int, float or bool literal */
+    Shape shape;
+    Ref args[3];
+    int nargs;
+    Ufunc ufunc;                 /* UFUNC */
+    npx_dtype compute;           /* UFUNC: dtype the operation is computed in */
+    Reduction red;               /* REDUCE */
+    uint32_t axes;               /* REDUCE: reduced axes of args[0] */
+    bool keepdims;               /* REDUCE */
+    int perm[NPX_MAX_RANK];      /* TRANSPOSE */
+    int64_t ival;                /* LITERAL (bool/int), BINCOUNT minlength, ARANGE int start */
+    double fval;                 /* LITERAL (float), ARANGE float start */
+    double step;                 /* ARANGE step */
+    int index;                   /* INPUT: input number */
+    Shape dims;                  /* DIMVAL: the dims multiplied */
+    /* set by passes */
+    bool materialize;            /* fuse: computed into its own variable or buffer */
+    int uses;                    /* fuse: how many values and statements use it */
+    Ref user;                    /* fuse: the one user, when uses == 1 */
+    const char *cname;           /* schedule: its C variable, when materialized */
+    int last_stmt;               /* schedule: last statement that reads it */
+    bool owned;                  /* schedule: a buffer this program allocated */
+} Value;
+
+typedef enum {
+    ST_INPUT,       /* input x: ...        value is the IR_INPUT */
+    ST_ASSIGN,      /* name = expr         value is the result */
+} IrStmtKind;
+
+/* A run-time check that two sizes agree, emitted before the statement. */
+typedef struct {
+    Dim a, b;
+    Span span;
+    const char *what;            /* "operands could not be broadcast together: ..." */
+} SizeCheck;
+
+typedef struct {
+    IrStmtKind kind;
+    Span span;
+    int line;
+    const char *text;            /* the source line(s), for comments and traces */
+    const char *name;            /* the bound name */
+    int version;                 /* 1 for the first binding of name, 2 for the next, ... */
+    Ref value;
+    SizeCheck *checks;
+    int nchecks, capchecks;
+    Ref *frees;                  /* schedule: buffers to free after this statement */
+    int nfrees, capfrees;
+} IrStmt;
+
+typedef struct {
+    const char *name;
+    npx_dtype dtype;
+    Shape shape;
+    int line;
+} IrInput;
+
+typedef struct {
+    Arena *arena;
+    Diag *diag;
+    const char *source;          /* the .npx file's base name */
+    Value *vals;                 /* vals[0] is unused */
+    int nvals, capvals;
+    IrStmt *stmts;
+    int nstmts, capstmts;
+    Sym *syms;
+    int nsyms, capsyms;
+    IrInput *inputs;
+    int ninputs, capinputs;
+    const char **outputs;        /* output names */
+    Ref *output_vals;            /* the value each output has at the end */
+    Span *output_spans;
+    int noutputs, capoutputs;
+    bool opt;                    /* false for -O0 */
+} Program;
+
+/* ir.c: the tables */
+Ref ir_new(Program *p, IrKind kind, Span span);
+static inline Value *V(Program *p, Ref r) { return &p->vals[r]; }
+int ir_add_sym(Program *p, const char *name, SymKind kind);
+void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what);
+const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* "f32[B, 784]" */
+const char *dim_str(Program *p, Dim d);
+int64_t shape_size_literal(const Shape *s);   /* product, or -1 when a symbol is in it */
+
+/* dtype.c: NumPy 2 promotion (NEP 50) */
+npx_dtype dtype_promote(npx_dtype a, npx_dtype b);
+const char *dtype_name(npx_dtype t);     /* "f32" */
+const char *dtype_ctype(npx_dtype t);    /* "float" */
+const char *dtype_enum(npx_dtype t);     /* "F32", as in NPX_F32 */
+npx_dtype dtype_default(npx_dtype t);    /* a weak scalar's own dtype: bool, i64 or f64 */
+bool dtype_is_int(npx_dtype t);
+bool dtype_is_float(npx_dtype t);
+bool dtype_from_name(const char *name, npx_dtype *out);
+bool dtype_can_cast_same_kind(npx_dtype from, npx_dtype to);
+
+/* lower.c: AST -> IR with dtypes and shapes; returns false on errors */
+struct AstProgramTag;
+bool ir_lower(Program *p, const void *ast);
+
+/* passes */
+bool ir_verify(Program *p, const char *after);
+void ir_fuse(Program *p);
+void ir_schedule(Program *p);
+void ir_dump(FILE *out, Program *p, const char *title);
+void ir_print_shapes(FILE *out, Program *p);
+void ir_explain(FILE *out, Program *p);
+
+#endif

@@ -1,0 +1,247 @@
+/* lower.c: turns the syntax tree into IR statements. Owns name binding (inputs,
+ * consts, size symbols, assigned names) and the statement forms; expressions
+ * are lowered by lower_expr.c. */
+#include <string.h>
+#include "lower.h"
+
+static const char *stmt_text(Lower *L, Span span)
+{
+    const char *src = L->p->diag->src + span.begin;
+    int n = span.end - span.begin;
+    char *t = arena_strndup(L->p->arena, src, (size_t)n);
+    int j = 0;
+    for (int i = 0; i < n; i++) {                 /* one line, for comments and trace.txt */
+        char c = t[i] == '\n' || t[i] == '\r' || t[i] == '\t' ? ' ' : t[i];
+        if (c == ' ' && j > 0 && t[j - 1] == ' ')
+            continue;
+        if (c == '/' && j > 0 && t[j - 1] == '*')
+            t[j++] = ' ';                         /* never close the C comment it goes in */
+        t[j++] = c;
+    }
+    t[j] = 0;
+    return t;
+}
+
+static int new_stmt(Lower *L, IrStmtKind kind, const Stmt *s, const char *name)
+{
+    Program *p = L->p;
+    p->stmts = arena_grow(p->arena, p->stmts, &p->capstmts, p->nstmts + 1, sizeof(IrStmt));
+    IrStmt *st = &p->stmts[p->nstmts];
+    memset(st, 0, sizeof *st);
+    st->kind = kind;
+    st->span = s->span;
+    st->line = diag_line(p->diag, s->span.begin);
+    st->text = stmt_text(L, s->span);
+    st->name = name;
+    return p->nstmts++;
+}
+
+Binding *lower_find(Lower *L, const char *name)
+{
+    for (int i = L->nbind - 1; i >= 0; i--)
+        if (L->bind[i].name == name)
+            return &L->bind[i];
+    return NULL;
+}
+
+static Binding *bind(Lower *L, const char *name, BindKind kind, Span span)
+{
+    Binding *b = lower_find(L, name);
+    if (!b) {
+        L->bind = arena_grow(L->p->arena, L->bind, &L->capbind, L->nbind + 1, sizeof(Binding));
+        b = &L->bind[L->nbind++];
+        memset(b, 0, sizeof *b);
+        b->name = name;
+        b->first = span;
+    }
+    b->kind = kind;
+    return b;
+}
+
+/* A dim of an input declaration: a literal, a const, or a size symbol. */
+static bool lower_decl_dim(Lower *L, Expr *e, Dim *out)
+{
+    Program *p = L->p;
+    if (e->kind == EXPR_NAME && !e->np_prefix) {
+        Binding *b = lower_find(L, e->name);
+        if (!b) {
+            b = bind(L, e->name, BIND_SYM, e->span);
+            b->sym = ir_add_sym(p, e->name, SYM_INPUT);
+        }
+        if (b->kind == BIND_SYM) {
+            *out = DIM_SYM(b->sym);
+            return true;
+        }
+    }
+    int64_t n;
+    if (!lower_const_int(L, e, &n))
+        return false;
+    if (n < 0) {
+        diag_error(p->diag, e->span, "negative dimensions are not allowed (%lld)", (long long)n);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+static void lower_input(Lower *L, const Stmt *s)
+{
+    Program *p = L->p;
+    npx_dtype t;
+    if (!dtype_from_name(s->dtype, &t)) {
+        diag_error(p->diag, s->dtype_span, "unknown dtype '%s'; use bool, i32, i64, f32 or f64", s->dtype);
+        return;
+    }
+    Binding *old = lower_find(L, s->name);
+    if (old && old->kind != BIND_SYM) {
+        diag_error(p->diag, s->name_span, "'%s' is already declared", s->name);
+        diag_note(p->diag, old->first, "'%s' was first declared here", s->name);
+        return;
+    }
+    if (s->dims.n > NPX_MAX_RANK) {
+        diag_error(p->diag, s->span, "arrays of more than %d dimensions are not supported", NPX_MAX_RANK);
+        return;
+    }
+    Shape shape = { s->dims.n, { 0 } };
+    bool ok = true;
+    for (int k = 0; k < s->dims.n; k++)
+        ok &= lower_decl_dim(L, s->dims.v[k], &shape.d[k]);
+    if (!ok)
+        return;
+    if (old && old->kind == BIND_SYM) {
+        diag_error(p->diag, s->name_span, "'%s' is already used as a size symbol", s->name);
+        return;
+    }
+    int st = new_stmt(L, ST_INPUT, s, s->name);
+    p->inputs = arena_grow(p->arena, p->inputs, &p->capinputs, p->ninputs + 1, sizeof(IrInput));
+    p->inputs[p->ninputs] = (IrInput){ s->name, t, shape, p->stmts[st].line };
+    Ref r = ir_new(p, IR_INPUT, s->name_span);
+    V(p, r)->dtype = t;
+    V(p, r)->shape = shape;
+    V(p, r)->index = p->ninputs++;
+    p->stmts[st].value = r;
+    p->stmts[st].version = 1;
+    Binding *b = bind(L, s->name, BIND_VALUE, s->name_span);
+    b->value = r;
+    b->version = 1;
+}
+
+static void lower_const(Lower *L, const Stmt *s)
+{
+    int64_t n;
+    if (lower_find(L, s->name)) {
+        diag_error(L->p->diag, s->name_span, "'%s' is already declared", s->name);
+        return;
+    }
+    if (!lower_const_int(L, s->value, &n))
+        return;
+    Binding *b = bind(L, s->name, BIND_CONST, s->name_span);
+    b->ival = n;
+}
+
+static void lower_output(Lower *L, const Stmt *s)
+{
+    Program *p = L->p;
+    for (int i = 0; i < s->nnames; i++) {
+        for (int j = 0; j < p->noutputs; j++)
+            if (p->outputs[j] == s->names[i]) {
+                diag_error(p->diag, s->name_spans[i], "'%s' is already an output", s->names[i]);
+                goto next;
+            }
+        p->outputs = arena_grow(p->arena, p->outputs, &p->capoutputs, p->noutputs + 1, sizeof(char *));
+        p->outputs[p->noutputs] = s->names[i];
+        L->output_spans = arena_grow(p->arena, L->output_spans, &L->capspans, p->noutputs + 1, sizeof(Span));
+        L->output_spans[p->noutputs++] = s->name_spans[i];
+    next:;
+    }
+}
+
+/* name op= value is name = name op value, kept in name's dtype and shape as
+ * NumPy's in-place operators do (same_kind casting). */
+static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
+{
+    Program *p = L->p;
+    if (!b || b->kind != BIND_VALUE) {
+        diag_error(p->diag, s->name_span, "name '%s' is not defined", s->name);
+        return 0;
+    }
+    Ref old = b->value, rhs = lower_expr(L, s->value);
+    if (!old || !rhs)
+        return 0;
+    Ref r = s->op == AST_MATMUL ? build_matmul(p, s->op_span, s->span, old, rhs, "matmul")
+                                : lower_operator(L, s->op, s->op_span, s->span, old, rhs);
+    if (!r)
+        return 0;
+    Value *vo = V(p, old), *vr = V(p, r);
+    npx_dtype want = vo->weak ? dtype_default(vo->dtype) : vo->dtype;
+    if (!vo->weak && !dtype_can_cast_same_kind(vr->dtype, want)) {
+        diag_error(p->diag, s->op_span, "cannot cast the result of '%s' from %s to %s in place (NumPy's "
+                   "same_kind rule); write %s = %s %s ... to get a %s array",
+                   ast_op_text[s->op], dtype_name(vr->dtype), dtype_name(want), s->name, s->name,
+                   ast_op_text[s->op], dtype_name(vr->dtype));
+        return 0;
+    }
+    Shape out;
+    if (!vo->weak && (!broadcast_shapes(p, &vo->shape, &vr->shape, &out, s->op_span) ||
+                      memcmp(&out, &vo->shape, sizeof out) != 0)) {
+        diag_error(p->diag, s->op_span, "non-broadcastable output operand: the result %s does not fit in %s",
+                   shape_str(p, &vr->shape, vr->dtype, false), shape_str(p, &vo->shape, vo->dtype, false));
+        return 0;
+    }
+    return vo->weak || vr->dtype == want ? r : build_cast(p, s->span, r, want);
+}
+
+static void lower_assign(Lower *L, const Stmt *s)
+{
+    Program *p = L->p;
+    Binding *b = lower_find(L, s->name);
+    if (b && (b->kind == BIND_SYM || b->kind == BIND_CONST)) {
+        diag_error(p->diag, s->name_span, "cannot assign to '%s': it is a %s", s->name,
+                   b->kind == BIND_SYM ? "size symbol" : "const");
+        return;
+    }
+    int st = new_stmt(L, ST_ASSIGN, s, s->name);
+    int first_val = p->nvals;
+    Ref r = s->op == AST_NOP ? lower_expr(L, s->value) : lower_augmented(L, s, b);
+    /* Values are never aliased: a statement that only names an existing value
+     * (y = x) gets its own copy. */
+    if (r && r < first_val && !V(p, r)->weak)
+        r = build_cast(p, s->span, r, V(p, r)->dtype);
+    b = bind(L, s->name, BIND_VALUE, s->name_span);
+    b->value = r;
+    b->version++;
+    p->stmts[st].value = r;
+    p->stmts[st].version = b->version;
+}
+
+static void check_outputs(Lower *L)
+{
+    Program *p = L->p;
+    p->output_vals = arena_alloc(p->arena, sizeof(Ref) * (size_t)(p->noutputs + 1));
+    p->output_spans = L->output_spans;
+    for (int j = 0; j < p->noutputs; j++) {
+        Binding *b = lower_find(L, p->outputs[j]);
+        if (!b || b->kind != BIND_VALUE)
+            diag_error(p->diag, L->output_spans[j], "output '%s' is never assigned", p->outputs[j]);
+        else
+            p->output_vals[j] = b->value;
+    }
+}
+
+bool ir_lower(Program *p, const void *tree)
+{
+    const AstProgram *ast = tree;
+    Lower L = { .p = p };
+    int errors = p->diag->errors;
+    for (int i = 0; i < ast->n; i++) {
+        const Stmt *s = ast->v[i];
+        switch (s->kind) {
+        case STMT_INPUT: lower_input(&L, s); break;
+        case STMT_CONST: lower_const(&L, s); break;
+        case STMT_OUTPUT: lower_output(&L, s); break;
+        case STMT_ASSIGN: lower_assign(&L, s); break;
+        }
+    }
+    check_outputs(&L);
+    return p->diag->errors == errors;
+}

@@ -1,0 +1,711 @@
+/* lower_expr.c: lowers expressions: names, literals, operators, attributes
+ * (.T .shape .ndim .size), and calls of NumPy functions and array methods,
+ * with NumPy's argument names. Method calls are function calls with the
+ * array first: x.sum(axis=1) is sum(x, axis=1). */
+#include <math.h>
+#include <string.h>
+#include "lower.h"
+
+#define MAX_ARGS 8
+
+typedef struct {
+    const Expr *call;            /* for the caret */
+    const char *fname;           /* as the user wrote it, for messages */
+    const Expr *pos[MAX_ARGS];   /* positional arguments, the method's array first */
+    int npos;
+} Call;
+
+typedef Ref (*Handler)(Lower *L, Call *c, int arg);
+
+static Program *P(Lower *L) { return L->p; }
+
+/* ---- compile-time values --------------------------------------------- */
+
+bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
+{
+    int64_t a, b;
+    switch (e->kind) {
+    case EXPR_INT:
+        *out = e->ival;
+        return true;
+    case EXPR_NAME: {
+        Binding *bd = e->np_prefix ? NULL : lower_find(L, e->name);
+        if (bd && bd->kind == BIND_CONST) {
+            *out = bd->ival;
+            return true;
+        }
+        break;
+    }
+    case EXPR_UNARY:
+        if (e->op == AST_NEG && lower_const_int(L, e->lhs, &a)) {
+            *out = -a;
+            return true;
+        }
+        if (e->op == AST_POS)
+            return lower_const_int(L, e->lhs, out);
+        return false;
+    case EXPR_BINARY:
+        if (!lower_const_int(L, e->lhs, &a) || !lower_const_int(L, e->rhs, &b))
+            return false;
+        switch (e->op) {
+        case AST_ADD: *out = a + b; return true;
+        case AST_SUB: *out = a - b; return true;
+        case AST_MUL: *out = a * b; return true;
+        case AST_FLOORDIV:
+            if (b == 0)
+                break;
+            *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+            return true;
+        default: break;
+        }
+        break;
+    default: break;
+    }
+    diag_error(P(L)->diag, e->span, "expected an integer constant here");
+    return false;
+}
+
+static bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out)
+{
+    if (e->kind == EXPR_NAME && dtype_from_name(e->name, out))
+        return true;
+    diag_error(P(L)->diag, e->span, "not a dtype; use bool, i32, i64, f32 or f64 (or np.float32, ...)");
+    return false;
+}
+
+static bool lower_bool_flag(Lower *L, const Expr *e, bool *out)
+{
+    if (e->kind == EXPR_BOOL) {
+        *out = e->ival != 0;
+        return true;
+    }
+    diag_error(P(L)->diag, e->span, "expected True or False");
+    return false;
+}
+
+/* One size of a shape argument: an integer constant, a size symbol, x.shape[k]. */
+static bool lower_dim(Lower *L, const Expr *e, Dim *out)
+{
+    Program *p = P(L);
+    if (e->kind == EXPR_NAME && !e->np_prefix) {
+        Binding *b = lower_find(L, e->name);
+        if (b && b->kind == BIND_SYM) {
+            *out = DIM_SYM(b->sym);
+            return true;
+        }
+    }
+    int errors = p->diag->errors;
+    Ref r = lower_expr(L, e);
+    if (!r)
+        return false;
+    Value *v = V(p, r);
+    if (v->kind == IR_LITERAL && dtype_is_int(v->dtype) && v->ival >= 0) {
+        *out = v->ival;
+        return true;
+    }
+    if (v->kind == IR_DIMVAL && v->dims.ndim == 1) {
+        *out = v->dims.d[0];
+        return true;
+    }
+    if (p->diag->errors == errors)
+        diag_error(p->diag, e->span, "a size must be a non-negative integer constant, a size symbol or "
+                                     "x.shape[k]");
+    return false;
+}
+
+static bool lower_shape(Lower *L, const Expr *e, Shape *out)
+{
+    if (e->kind == EXPR_ATTR && e->name == arena_intern(P(L)->arena, "shape", 5)) {
+        Ref r = lower_expr(L, e->obj);
+        if (r)
+            *out = V(P(L), r)->shape;
+        return r != 0;
+    }
+    if (e->kind != EXPR_TUPLE && e->kind != EXPR_LIST) {
+        out->ndim = 1;
+        return lower_dim(L, e, &out->d[0]);
+    }
+    if (e->args.n > NPX_MAX_RANK) {
+        diag_error(P(L)->diag, e->span, "more than %d dimensions", NPX_MAX_RANK);
+        return false;
+    }
+    out->ndim = e->args.n;
+    bool ok = true;
+    for (int k = 0; k < e->args.n; k++)
+        ok &= lower_dim(L, e->args.v[k], &out->d[k]);
+    return ok;
+}
+
+static bool one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask)
+{
+    int64_t ax;
+    if (!lower_const_int(L, e, &ax))
+        return false;
+    if (ax < -ndim || ax >= ndim) {
+        diag_error(P(L)->diag, e->span, "axis %lld is out of bounds for array of dimension %d", (long long)ax,
+                   ndim);
+        return false;
+    }
+    int k = (int)(ax < 0 ? ax + ndim : ax);
+    if (*mask >> k & 1) {
+        diag_error(P(L)->diag, e->span, "duplicate value in 'axis'");
+        return false;
+    }
+    *mask |= 1u << k;
+    return true;
+}
+
+/* axis=None (every axis), an int, or a tuple of ints, as a bit mask. */
+static bool lower_axes(Lower *L, const Expr *e, int ndim, uint32_t *mask)
+{
+    *mask = 0;
+    if (!e || e->kind == EXPR_NONE) {
+        *mask = ndim ? (1u << ndim) - 1 : 0;
+        return true;
+    }
+    if (e->kind != EXPR_TUPLE && e->kind != EXPR_LIST)
+        return one_axis(L, e, ndim, mask);
+    bool ok = true;
+    for (int i = 0; i < e->args.n; i++)
+        ok = ok && one_axis(L, e->args.v[i], ndim, mask);
+    return ok;
+}
+
+/* ---- arguments --------------------------------------------------------- */
+
+/* Binds c's arguments to params (NULL-terminated), NumPy's names, the first
+ * nreq required; out[i] is NULL where an optional one is not given. */
+static bool bind_args(Lower *L, Call *c, const char *const *params, int nreq, const Expr **out)
+{
+    Program *p = P(L);
+    int n = 0;
+    while (params[n])
+        n++;
+    memset(out, 0, sizeof(Expr *) * (size_t)n);
+    if (c->npos > n) {
+        diag_error(p->diag, c->call->at, "%s() takes at most %d arguments (%d given)", c->fname, n, c->npos);
+        return false;
+    }
+    for (int i = 0; i < c->npos; i++)
+        out[i] = c->pos[i];
+    for (int k = 0; k < c->call->kwargs.n; k++) {
+        const Kwarg *kw = &c->call->kwargs.v[k];
+        int i = 0;
+        while (i < n && strcmp(params[i], kw->name) != 0)
+            i++;
+        if (i == n) {
+            diag_error(p->diag, kw->name_span, "%s() got an unexpected keyword argument '%s'", c->fname, kw->name);
+            return false;
+        }
+        if (out[i]) {
+            diag_error(p->diag, kw->name_span, "%s() got multiple values for argument '%s'", c->fname, kw->name);
+            return false;
+        }
+        out[i] = kw->value;
+    }
+    for (int i = 0; i < nreq; i++)
+        if (!out[i]) {
+            diag_error(p->diag, c->call->at, "%s() is missing its argument '%s'", c->fname, params[i]);
+            return false;
+        }
+    return true;
+}
+
+static Ref lower_opt(Lower *L, const Expr *e) { return e ? lower_expr(L, e) : 0; }
+
+/* ---- handlers ------------------------------------------------------------ */
+
+static Ref call_ufunc(Lower *L, Call *c, int f)
+{
+    const UfuncInfo *u = &ufunc_info[f];
+    static const char *const names[] = { "x1", "x2", "x3", NULL };
+    const char *params[4] = { NULL, NULL, NULL, NULL };
+    for (int i = 0; i < u->nin; i++)
+        params[i] = names[i];
+    if (f == UF_where) {
+        static const char *const wp[] = { "condition", "x", "y", NULL };
+        memcpy(params, wp, sizeof wp);
+        if (c->npos == 1 && c->call->kwargs.n == 0) {
+            diag_error(P(L)->diag, c->call->at, "where(condition) with one argument (indices) is not supported; "
+                                                "give where(condition, x, y)");
+            return 0;
+        }
+    }
+    const Expr *a[3];
+    if (!bind_args(L, c, params, u->nin, a))
+        return 0;
+    Ref r[3];
+    for (int i = 0; i < u->nin; i++)
+        r[i] = lower_expr(L, a[i]);
+    return build_ufunc(P(L), c->call->at, c->call->span, (Ufunc)f, r, u->nin, false);
+}
+
+static Ref call_reduce(Lower *L, Call *c, int red)
+{
+    static const char *const params[] = { "a", "axis", "keepdims", NULL };
+    const Expr *a[3];
+    if (!bind_args(L, c, params, 1, a))
+        return 0;
+    Ref x = lower_expr(L, a[0]);
+    bool keepdims = false;
+    if (!x || (a[2] && !lower_bool_flag(L, a[2], &keepdims)))
+        return 0;
+    int ndim = V(P(L), x)->shape.ndim;
+    uint32_t axes;
+    if (!lower_axes(L, a[1], ndim, &axes))
+        return 0;
+    bool arg = red == RED_argmax || red == RED_argmin;
+    if (arg && a[1] && a[1]->kind != EXPR_NONE && __builtin_popcount(axes) != 1) {
+        diag_error(P(L)->diag, a[1]->span, "%s takes one axis or None", c->fname);
+        return 0;
+    }
+    if (arg && ndim == 0)
+        axes = 0;
+    return build_reduce(P(L), c->call->span, (Reduction)red, x, axes, keepdims);
+}
+
+static Ref call_matmul(Lower *L, Call *c, int is_dot)
+{
+    static const char *const params[] = { "a", "b", NULL };
+    const Expr *a[2];
+    if (!bind_args(L, c, params, 2, a))
+        return 0;
+    Ref x = lower_expr(L, a[0]), y = lower_expr(L, a[1]);
+    if (!x || !y)
+        return 0;
+    Program *p = P(L);
+    if (is_dot && (V(p, x)->shape.ndim == 0 || V(p, y)->shape.ndim == 0))
+        return build_ufunc(p, c->call->at, c->call->span, UF_multiply, (Ref[]){ x, y }, 2, false);
+    return build_matmul(p, c->call->at, c->call->span, x, y, is_dot ? "dot" : "matmul");
+}
+
+static Ref call_outer(Lower *L, Call *c, int unused)
+{
+    static const char *const params[] = { "a", "b", NULL };
+    const Expr *a[2];
+    if (!bind_args(L, c, params, 2, a))
+        return 0;
+    Program *p = P(L);
+    Ref x = lower_expr(L, a[0]), y = lower_expr(L, a[1]);
+    if (!x || !y)
+        return 0;
+    if (V(p, x)->shape.ndim != 1 || V(p, y)->shape.ndim != 1) {
+        diag_error(p->diag, c->call->at, "outer of arrays that are not 1-D is not supported yet");
+        return 0;
+    }
+    Ref col = build_expand(p, a[0]->span, x, 2u, 2);       /* x[:, None] */
+    return build_ufunc(p, c->call->at, c->call->span, UF_multiply, (Ref[]){ col, y }, 2, false);
+}
+
+static Ref call_transpose(Lower *L, Call *c, int unused)
+{
+    Program *p = P(L);
+    const Expr *axes_list[MAX_ARGS];
+    int naxes = 0;
+    const Expr *a[2] = { c->npos ? c->pos[0] : NULL, NULL };
+    if (c->npos > 2) {                          /* x.transpose(1, 0) */
+        for (int i = 1; i < c->npos; i++)
+            axes_list[naxes++] = c->pos[i];
+    } else {
+        static const char *const params[] = { "a", "axes", NULL };
+        if (!bind_args(L, c, params, 1, a))
+            return 0;
+        if (a[1] && (a[1]->kind == EXPR_TUPLE || a[1]->kind == EXPR_LIST))
+            for (int i = 0; i < a[1]->args.n && naxes < MAX_ARGS; i++)
+                axes_list[naxes++] = a[1]->args.v[i];
+        else if (a[1] && a[1]->kind != EXPR_NONE)
+            axes_list[naxes++] = a[1];
+    }
+    Ref x = lower_expr(L, a[0]);
+    if (!x || naxes == 0)
+        return build_transpose(p, c->call->span, x, NULL);
+    int ndim = V(p, x)->shape.ndim, perm[NPX_MAX_RANK];
+    if (naxes != ndim) {
+        diag_error(p->diag, c->call->at, "axes don't match array: %d axes for a %d-D array", naxes, ndim);
+        return 0;
+    }
+    uint32_t seen = 0;
+    for (int k = 0; k < naxes; k++) {
+        uint32_t before = seen;
+        if (!one_axis(L, axes_list[k], ndim, &seen))
+            return 0;
+        perm[k] = __builtin_ctz(seen ^ before);
+    }
+    return build_transpose(p, c->call->span, x, perm);
+}
+
+static Ref call_clip(Lower *L, Call *c, int unused)
+{
+    static const char *const params[] = { "a", "a_min", "a_max", NULL };
+    const Expr *a[3];
+    if (!bind_args(L, c, params, 3, a))
+        return 0;
+    Program *p = P(L);
+    Ref x = lower_expr(L, a[0]), lo = lower_expr(L, a[1]), hi = lower_expr(L, a[2]);
+    Ref low = build_ufunc(p, c->call->at, c->call->span, UF_maximum, (Ref[]){ x, lo }, 2, false);
+    return build_ufunc(p, c->call->at, c->call->span, UF_minimum, (Ref[]){ low, hi }, 2, false);
+}
+
+static Ref call_astype(Lower *L, Call *c, int unused)
+{
+    static const char *const params[] = { "a", "dtype", NULL };
+    const Expr *a[2];
+    npx_dtype t;
+    if (!bind_args(L, c, params, 2, a) || !lower_dtype(L, a[1], &t))
+        return 0;
+    return build_cast(P(L), c->call->span, lower_expr(L, a[0]), t);
+}
+
+/* zeros, ones (arg = fill value), full */
+static Ref fill(Lower *L, Call *c, const Shape *s, Ref value, const Expr *dtype_expr, npx_dtype dflt)
+{
+    Program *p = P(L);
+    npx_dtype t = dflt;
+    if (!value || (dtype_expr && !lower_dtype(L, dtype_expr, &t)))
+        return 0;
+    Ref b = build_broadcast(p, c->call->span, value, s);
+    if (!b)
+        return 0;
+    return V(p, b)->dtype == t ? b : build_cast(p, c->call->span, b, t);
+}
+
+static Ref call_zeros(Lower *L, Call *c, int one)
+{
+    static const char *const params[] = { "shape", "dtype", NULL };
+    const Expr *a[2];
+    Shape s;
+    if (!bind_args(L, c, params, 1, a) || !lower_shape(L, a[0], &s))
+        return 0;
+    Ref v = build_literal(P(L), c->call->span, NPX_F64, one, one, true);
+    return fill(L, c, &s, v, a[1], NPX_F64);
+}
+
+static Ref call_full(Lower *L, Call *c, int unused)
+{
+    static const char *const params[] = { "shape", "fill_value", "dtype", NULL };
+    const Expr *a[3];
+    Shape s;
+    if (!bind_args(L, c, params, 2, a) || !lower_shape(L, a[0], &s))
+        return 0;
+    Ref v = lower_expr(L, a[1]);
+    if (!v)
+        return 0;
+    Value *vv = V(P(L), v);
+    return fill(L, c, &s, v, a[2], vv->weak ? dtype_default(vv->dtype) : vv->dtype);
+}
+
+/* zeros_like (arg 0), ones_like (1), full_like (2) */
+static Ref call_like(Lower *L, Call *c, int which)
+{
+    static const char *const p2[] = { "a", "dtype", NULL };
+    static const char *const p3[] = { "a", "fill_value", "dtype", NULL };
+    const Expr *a[3];
+    if (!bind_args(L, c, which == 2 ? p3 : p2, which == 2 ? 2 : 1, a))
+        return 0;
+    Ref x = lower_expr(L, a[0]);
+    Ref v = which == 2 ? lower_expr(L, a[1]) : build_literal(P(L), c->call->span, NPX_F64, which, which, true);
+    if (!x || !v)
+        return 0;
+    Value *vx = V(P(L), x);
+    Shape s = vx->shape;
+    npx_dtype t = vx->weak ? dtype_default(vx->dtype) : vx->dtype;
+    if (which == 2) {     /* full_like keeps a's dtype: the fill value is cast to it */
+        const Expr *d = a[2];
+        if (d && !lower_dtype(L, d, &t))
+            return 0;
+        return fill(L, c, &s, v, NULL, t);
+    }
+    return fill(L, c, &s, v, a[1], t);
+}
+
+static bool number(Lower *L, const Expr *e, double *out, bool *is_float)
+{
+    int64_t n;
+    if (e->kind == EXPR_FLOAT || (e->kind == EXPR_UNARY && e->op == AST_NEG && e->lhs->kind == EXPR_FLOAT)) {
+        *out = e->kind == EXPR_FLOAT ? e->fval : -e->lhs->fval;
+        *is_float = true;
+        return true;
+    }
+    if (!lower_const_int(L, e, &n))
+        return false;
+    *out = (double)n;
+    return true;
+}
+
+static Ref call_arange(Lower *L, Call *c, int unused)
+{
+    static const char *const params[] = { "start", "stop", "step", "dtype", NULL };
+    const Expr *a[4];
+    Program *p = P(L);
+    if (!bind_args(L, c, params, 1, a))
+        return 0;
+    const Expr *start = a[1] ? a[0] : NULL, *stop = a[1] ? a[1] : a[0];
+    double v0 = 0, v1 = 0, step = 1;
+    bool is_float = false;
+    npx_dtype t;
+    Dim n;
+    if ((start && !number(L, start, &v0, &is_float)) || (a[2] && !number(L, a[2], &step, &is_float)))
+        return 0;
+    if (!start && !a[2] && stop->kind != EXPR_FLOAT && lower_dim(L, stop, &n)) {
+        t = NPX_I64;                              /* arange(n), n possibly x.shape[0] */
+    } else {
+        if (p->diag->errors || !number(L, stop, &v1, &is_float))
+            return 0;
+        if (step == 0) {
+            diag_error(p->diag, a[2]->span, "arange: step must not be zero");
+            return 0;
+        }
+        double len = ceil((v1 - v0) / step);
+        n = len > 0 ? (Dim)len : 0;
+        t = is_float ? NPX_F64 : NPX_I64;
+    }
+    if (a[3] && !lower_dtype(L, a[3], &t))
+        return 0;
+    return build_arange(p, c->call->span, t, v0, step, n);
+}
+
+static Ref call_bincount(Lower *L, Call *c, int unused)
+{
+    static const char *const params[] = { "x", "weights", "minlength", NULL };
+    const Expr *a[3];
+    int64_t minlength = 0;
+    if (!bind_args(L, c, params, 1, a) || (a[2] && !lower_const_int(L, a[2], &minlength)))
+        return 0;
+    if (minlength < 0) {
+        diag_error(P(L)->diag, a[2]->span, "minlength must be non-negative");
+        return 0;
+    }
+    Ref x = lower_expr(L, a[0]), w = lower_opt(L, a[1]);
+    if (!x || (a[1] && !w))
+        return 0;
+    return build_bincount(P(L), c->call->at, c->call->span, x, w, minlength);
+}
+
+static Ref call_later(Lower *L, Call *c, int unused)
+{
+    diag_error(P(L)->diag, c->call->at, "'%s' is not supported yet", c->fname);
+    return 0;
+}
+
+/* X(name, handler, argument): NumPy functions other than the ufuncs. */
+#define FUNCTIONS(X)                                                                           \
+    X(sum, call_reduce, RED_sum) X(prod, call_reduce, RED_prod) X(mean, call_reduce, RED_mean) \
+    X(max, call_reduce, RED_max) X(amax, call_reduce, RED_max)                                 \
+    X(min, call_reduce, RED_min) X(amin, call_reduce, RED_min)                                 \
+    X(any, call_reduce, RED_any) X(all, call_reduce, RED_all)                                  \
+    X(argmax, call_reduce, RED_argmax) X(argmin, call_reduce, RED_argmin)                      \
+    X(dot, call_matmul, 1) X(matmul, call_matmul, 0) X(outer, call_outer, 0)                   \
+    X(transpose, call_transpose, 0) X(clip, call_clip, 0) X(astype, call_astype, 0)            \
+    X(zeros, call_zeros, 0) X(ones, call_zeros, 1) X(full, call_full, 0)                       \
+    X(zeros_like, call_like, 0) X(ones_like, call_like, 1) X(full_like, call_like, 2)          \
+    X(arange, call_arange, 0) X(bincount, call_bincount, 0)                                    \
+    X(reshape, call_later, 0) X(concatenate, call_later, 0) X(stack, call_later, 0)            \
+    X(var, call_later, 0) X(std, call_later, 0) X(cumsum, call_later, 0)                       \
+    X(linspace, call_later, 0) X(eye, call_later, 0) X(expand_dims, call_later, 0)             \
+    X(squeeze, call_later, 0) X(broadcast_to, call_later, 0) X(swapaxes, call_later, 0)        \
+    X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_later, 0)                    \
+    X(einsum, call_later, 0) X(ravel, call_later, 0) X(flatten, call_later, 0)
+
+static const struct {
+    const char *name;
+    Handler fn;
+    int arg;
+} functions[] = {
+#define X(name, fn, arg) { #name, fn, arg },
+    FUNCTIONS(X)
+#undef X
+};
+
+/* Methods that are not also functions' names. */
+static const char *const methods_only[] = { "astype", "flatten", NULL };
+
+static bool find_function(const char *name, bool method, Handler *fn, int *arg)
+{
+    for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
+        if (strcmp(functions[i].name, name) == 0) {
+            for (int m = 0; !method && methods_only[m]; m++)
+                if (strcmp(methods_only[m], name) == 0)
+                    return false;
+            *fn = functions[i].fn;
+            *arg = functions[i].arg;
+            return true;
+        }
+    if (method)
+        return false;
+    for (int f = 0; f < UF_COUNT; f++)
+        if (strcmp(ufunc_info[f].name, name) == 0) {
+            *fn = call_ufunc;
+            *arg = f;
+            return true;
+        }
+    static const struct { const char *alias; Ufunc f; } aliases[] = {
+#define X(alias, f) { alias, f },
+        UFUNC_ALIASES(X)
+#undef X
+    };
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0]; i++)
+        if (strcmp(aliases[i].alias, name) == 0) {
+            *fn = call_ufunc;
+            *arg = aliases[i].f;
+            return true;
+        }
+    return false;
+}
+
+static Ref lower_call(Lower *L, const Expr *e)
+{
+    Program *p = P(L);
+    Call c = { .call = e };
+    const Expr *callee = e->obj;
+    bool method = callee->kind == EXPR_ATTR;
+    if (!method && callee->kind != EXPR_NAME) {
+        diag_error(p->diag, callee->span, "this cannot be called");
+        return 0;
+    }
+    c.fname = callee->name;
+    if (method)
+        c.pos[c.npos++] = callee->obj;
+    if (c.npos + e->args.n > MAX_ARGS) {
+        diag_error(p->diag, e->at, "too many arguments");
+        return 0;
+    }
+    for (int i = 0; i < e->args.n; i++)
+        c.pos[c.npos++] = e->args.v[i];
+    Handler fn;
+    int arg;
+    if (!method && !callee->np_prefix && lower_find(L, callee->name)) {
+        diag_error(p->diag, callee->span, "'%s' is not a function", callee->name);
+        return 0;
+    }
+    if (!find_function(callee->name, method, &fn, &arg)) {
+        diag_error(p->diag, method ? callee->at : callee->span, method ? "arrays have no method '%s'"
+                                                                        : "unknown function '%s'",
+                   callee->name);
+        return 0;
+    }
+    return fn(L, &c, arg);
+}
+
+/* ---- names, attributes, operators -------------------------------------- */
+
+static Ref lower_name(Lower *L, const Expr *e)
+{
+    Program *p = P(L);
+    Binding *b = e->np_prefix ? NULL : lower_find(L, e->name);
+    if (b && b->kind == BIND_VALUE)
+        return b->value;
+    if (b && b->kind == BIND_CONST)
+        return build_literal(p, e->span, NPX_I64, b->ival, (double)b->ival, true);
+    if (b && b->kind == BIND_SYM)
+        return build_dimval(p, e->span, &(Shape){ 1, { DIM_SYM(b->sym) } });
+    static const struct { const char *name; double v; } constants[] = {
+        { "pi", 3.141592653589793 }, { "e", 2.718281828459045 }, { "inf", INFINITY }, { "nan", NAN },
+    };
+    for (size_t i = 0; i < sizeof constants / sizeof constants[0]; i++)
+        if (strcmp(e->name, constants[i].name) == 0)
+            return build_literal(p, e->span, NPX_F64, 0, constants[i].v, true);
+    Handler fn;
+    int arg;
+    npx_dtype t;
+    if (find_function(e->name, false, &fn, &arg))
+        diag_error(p->diag, e->span, "'%s' is a function; call it: %s(...)", e->name, e->name);
+    else if (dtype_from_name(e->name, &t))
+        diag_error(p->diag, e->span, "'%s' is a dtype, not a value", e->name);
+    else
+        diag_error(p->diag, e->span, "name '%s' is not defined", e->name);
+    return 0;
+}
+
+static Ref lower_attr(Lower *L, const Expr *e)
+{
+    Program *p = P(L);
+    Ref x = lower_expr(L, e->obj);
+    if (!x)
+        return 0;
+    Value *v = V(p, x);
+    const char *a = e->name;
+    if (strcmp(a, "T") == 0)
+        return build_transpose(p, e->span, x, NULL);
+    if (strcmp(a, "ndim") == 0)
+        return build_literal(p, e->span, NPX_I64, v->shape.ndim, v->shape.ndim, true);
+    if (strcmp(a, "size") == 0)
+        return build_dimval(p, e->span, &v->shape);
+    if (strcmp(a, "shape") == 0)
+        diag_error(p->diag, e->at, "x.shape is a tuple: use x.shape[k] for one size, or pass it as a shape");
+    else
+        diag_error(p->diag, e->at, "arrays have no attribute '%s'", a);
+    return 0;
+}
+
+static Ref lower_index(Lower *L, const Expr *e)
+{
+    Program *p = P(L);
+    const Expr *o = e->obj;
+    if (o->kind == EXPR_ATTR && strcmp(o->name, "shape") == 0 && e->args.n == 1) {
+        Ref x = lower_expr(L, o->obj);
+        uint32_t axis = 0;
+        if (!x || !one_axis(L, e->args.v[0], V(p, x)->shape.ndim, &axis))
+            return 0;
+        Dim d = V(p, x)->shape.d[__builtin_ctz(axis)];
+        if (!DIM_IS_SYM(d))
+            return build_literal(p, e->span, NPX_I64, d, (double)d, true);
+        return build_dimval(p, e->span, &(Shape){ 1, { d } });
+    }
+    diag_error(p->diag, e->span, "indexing and slicing are not supported yet");
+    return 0;
+}
+
+Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b)
+{
+    if (op == AST_MATMUL)
+        return build_matmul(P(L), at, span, a, b, "matmul");
+    Handler fn;
+    int f;
+    find_function(ast_op_ufunc[op], false, &fn, &f);
+    Ref args[2] = { a, b };
+    return build_ufunc(P(L), at, span, (Ufunc)f, args, b ? 2 : 1, true);
+}
+
+static Ref lower_power(Lower *L, const Expr *e, Ref a, Ref b)
+{
+    Program *p = P(L);
+    if (a && b && V(p, b)->kind == IR_LITERAL && dtype_is_int(V(p, b)->dtype) && V(p, b)->ival < 0 &&
+        (dtype_is_int(V(p, a)->dtype) && !V(p, a)->weak)) {
+        diag_error(p->diag, e->at, "integers to negative integer powers are not allowed");
+        return 0;
+    }
+    return lower_operator(L, e->op, e->at, e->span, a, b);
+}
+
+Ref lower_expr(Lower *L, const Expr *e)
+{
+    Program *p = P(L);
+    switch (e->kind) {
+    case EXPR_INT: return build_literal(p, e->span, NPX_I64, e->ival, (double)e->ival, true);
+    case EXPR_FLOAT: return build_literal(p, e->span, NPX_F64, 0, e->fval, true);
+    case EXPR_BOOL: return build_literal(p, e->span, NPX_BOOL, e->ival, (double)e->ival, true);
+    case EXPR_NAME: return lower_name(L, e);
+    case EXPR_ATTR: return lower_attr(L, e);
+    case EXPR_CALL: return lower_call(L, e);
+    case EXPR_INDEX: return lower_index(L, e);
+    case EXPR_UNARY: {
+        const Expr *x = e->lhs;
+        if (e->op == AST_NEG && (x->kind == EXPR_INT || x->kind == EXPR_FLOAT))   /* -1 is a literal */
+            return build_literal(p, e->span, x->kind == EXPR_INT ? NPX_I64 : NPX_F64, -x->ival, -x->fval, true);
+        return lower_operator(L, e->op, e->at, e->span, lower_expr(L, x), 0);
+    }
+    case EXPR_BINARY: {
+        Ref a = lower_expr(L, e->lhs), b = lower_expr(L, e->rhs);
+        if (e->op == AST_POW)
+            return lower_power(L, e, a, b);
+        return a && b ? lower_operator(L, e->op, e->at, e->span, a, b) : 0;
+    }
+    case EXPR_TUPLE:
+    case EXPR_LIST:
+        diag_error(p->diag, e->span, "tuples and lists are only allowed as shapes and axes");
+        return 0;
+    default:
+        diag_error(p->diag, e->span, "this is only allowed inside [ ]");
+        return 0;
+    }
+}

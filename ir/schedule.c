@@ -1,0 +1,121 @@
+/* schedule.c: gives each materialized value its C name (the source name where
+ * it has one, else the operation's name and a number), and decides when each
+ * buffer is freed: right after the last statement that reads it, so that peak
+ * memory is what is live, not one buffer per expression. Statements run in
+ * source order; values inside a statement in the order they were built, which
+ * is an order where operands come first. */
+#include <string.h>
+#include "ir.h"
+
+static const char *const reserved[] = {
+    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
+    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
+    "volatile", "while", "bool", "true", "false", "main", "st", "i", "j", "k", "p", "n", "acc", "best", "elem", "shape", "NULL",
+    "exp", "log", "sqrt", "pow", "sin", "cos", "tan", "floor", "ceil", "fabs", "abs", "isnan", "isinf",
+    "isfinite", "hypot", "atan2", "trunc", "rint", "round", "fmax", "fmin", "fmod", "signbit", NULL,
+};
+
+static bool taken(Program *p, const char **used, int nused, const char *s)
+{
+    for (int i = 0; reserved[i]; i++)
+        if (strcmp(reserved[i], s) == 0)
+            return true;
+    if (strncmp(s, "npx_", 4) == 0 || strncmp(s, "NPX_", 4) == 0 || (s[0] == 'i' && s[1] >= '0' && s[1] <= '9'))
+        return true;
+    for (int i = 0; i < nused; i++)
+        if (strcmp(used[i], s) == 0)
+            return true;
+    for (int i = 0; i < p->nsyms; i++)
+        if (p->syms[i].kind == SYM_INPUT && strcmp(p->syms[i].cvar, s) == 0)
+            return true;
+    return false;
+}
+
+typedef struct {
+    const char **v;
+    int n, cap;
+} Names;
+
+static const char *unique(Program *p, Names *names, const char *want)
+{
+    const char *s = want;
+    for (int k = 2; taken(p, names->v, names->n, s); k++)
+        s = arena_printf(p->arena, "%s_%d", want, k);
+    names->v = arena_grow(p->arena, names->v, &names->cap, names->n + 1, sizeof(char *));
+    names->v[names->n++] = s;
+    return s;
+}
+
+static const char *op_name(const Value *v)
+{
+    switch (v->kind) {
+    case IR_UFUNC: return ufunc_info[v->ufunc].name;
+    case IR_CAST: return "astype";
+    case IR_REDUCE: return reduction_name[v->red];
+    case IR_MATMUL: return "dot";
+    case IR_ARANGE: return "arange";
+    case IR_BINCOUNT: return "counts";
+    case IR_TRANSPOSE: return "transposed";
+    case IR_EXPAND:
+    case IR_BROADCAST: return "filled";
+    default: return "t";
+    }
+}
+
+static void name_values(Program *p)
+{
+    Names names = { 0 };
+    for (int s = 0; s < p->nstmts; s++) {
+        IrStmt *st = &p->stmts[s];
+        if (!st->value)
+            continue;
+        const char *want = st->version > 1 ? arena_printf(p->arena, "%s_%d", st->name, st->version) : st->name;
+        p->vals[st->value].cname = unique(p, &names, want);
+    }
+    for (Ref r = 1; r < p->nvals; r++) {
+        Value *v = &p->vals[r];
+        if (v->materialize && !v->cname)
+            v->cname = unique(p, &names, op_name(v));
+        if (v->kind == IR_BINCOUNT) {
+            Sym *sym = &p->syms[DIM_SYMNO(v->shape.d[0])];
+            sym->cvar = unique(p, &names, arena_printf(p->arena, "%s_len", v->cname));
+        }
+    }
+}
+
+/* The statement where r is last read: through its users, and through the
+ * users of inline values that read it. */
+static void find_last_uses(Program *p, bool *is_output)
+{
+    for (Ref r = 1; r < p->nvals; r++)
+        p->vals[r].last_stmt = p->vals[r].stmt;
+    for (Ref r = p->nvals - 1; r >= 1; r--) {
+        const Value *v = &p->vals[r];
+        for (int i = 0; i < v->nargs; i++) {
+            Value *a = &p->vals[v->args[i]];
+            int last = v->materialize ? v->stmt : v->last_stmt;
+            if (last > a->last_stmt)
+                a->last_stmt = last;
+        }
+    }
+    for (int j = 0; j < p->noutputs; j++)
+        if (p->output_vals[j])
+            is_output[p->output_vals[j]] = true;
+}
+
+void ir_schedule(Program *p)
+{
+    bool *is_output = arena_alloc(p->arena, (size_t)p->nvals);
+    name_values(p);
+    find_last_uses(p, is_output);
+    for (Ref r = 1; r < p->nvals; r++) {
+        Value *v = &p->vals[r];
+        v->owned = v->materialize && v->kind != IR_INPUT && v->shape.ndim > 0;
+        if (!v->owned || is_output[r])
+            continue;
+        IrStmt *st = &p->stmts[v->last_stmt];
+        st->frees = arena_grow(p->arena, st->frees, &st->capfrees, st->nfrees + 1, sizeof(Ref));
+        st->frees[st->nfrees++] = r;
+    }
+}

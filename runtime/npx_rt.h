@@ -1,0 +1,200 @@
+/* npx_rt.h: the runtime every generated program embeds. A generated program
+ * describes its inputs and outputs in an npx_program and hands it to npx_main,
+ * which parses the command line, reads the .npy inputs (or fills them with
+ * --random), binds the size symbols, runs the computation, and writes the
+ * outputs. This header and the runtime's .c files are plain C11; npxc pastes
+ * them, in order, at the top of each generated file. */
+#ifndef NPX_RT_H
+#define NPX_RT_H
+/* clock_gettime and CLOCK_MONOTONIC under plain -std=c11 (this header comes
+ * first in a generated file, before any system header). */
+#if !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE) && !defined(__cplusplus)
+#define _POSIX_C_SOURCE 200809L
+#endif
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit statuses of a generated program (SPEC section 3). */
+enum { NPX_EXIT_OK = 0, NPX_EXIT_USAGE = 2, NPX_EXIT_RUNTIME = 3, NPX_EXIT_CUDA = 4 };
+
+/* dtypes: X(enum, npx name, C type, .npy descr) */
+#define NPX_DTYPES(X)                     \
+    X(BOOL, "bool", bool, "|b1")          \
+    X(I32, "i32", int32_t, "<i4")         \
+    X(I64, "i64", int64_t, "<i8")         \
+    X(F32, "f32", float, "<f4")           \
+    X(F64, "f64", double, "<f8")
+
+typedef enum {
+#define X(e, name, ctype, descr) NPX_##e,
+    NPX_DTYPES(X)
+#undef X
+    NPX_NDTYPES
+} npx_dtype;
+
+size_t npx_dtype_size(npx_dtype t);
+const char *npx_dtype_name(npx_dtype t);
+
+#define NPX_MAX_RANK 8
+
+/* An array in C order. data is owned by whoever allocated it (see npx_program.run). */
+typedef struct {
+    npx_dtype dtype;
+    int ndim;
+    int64_t shape[NPX_MAX_RANK];
+    void *data;
+} npx_array;
+
+int64_t npx_array_size(const npx_array *a);   /* product of the shape, 1 for 0-d */
+
+/* One declared input: `input x: f32[B, 784]`. For each axis, dim_sym[k] is the
+ * index of its size symbol in npx_program.syms, or -1 when the size is the
+ * literal dim[k]. */
+typedef struct {
+    const char *name;
+    npx_dtype dtype;
+    int ndim;
+    int dim_sym[NPX_MAX_RANK];
+    int64_t dim[NPX_MAX_RANK];
+    int line;                      /* declaration line in the .npx file */
+} npx_input_desc;
+
+typedef struct npx_state npx_state;
+
+typedef struct {
+    const char *source;            /* "grad.npx", for messages */
+    int nsyms;
+    const char *const *syms;       /* size symbol names: "B", "V" */
+    int ninputs;
+    const npx_input_desc *inputs;
+    int noutputs;
+    const char *const *outputs;    /* output names, in declaration order */
+    /* The computation. Reads st->in[] and st->sym[], sets every st->out[j] to
+     * an array whose data it allocated with npx_alloc (the runtime frees it).
+     * Reports run-time errors with npx_runtime_error. */
+    void (*run)(npx_state *st);
+} npx_program;
+
+struct npx_state {
+    const npx_program *prog;
+    int64_t sym[64];               /* size symbol values, bound before run */
+    npx_array *in;                 /* ninputs, read-only for run */
+    npx_array *out;                /* noutputs, set by run */
+    const char *trace_dir;         /* --trace DIR, or NULL */
+    void *trace;                   /* runtime's trace bookkeeping */
+};
+
+/* The whole program: parse argv, load inputs, run, write outputs. Returns the
+ * exit status. */
+int npx_main(int argc, char **argv, const npx_program *prog);
+
+/* Allocation for run(): never returns NULL (reports and exits 3 instead).
+ * npx_alloc_zero gives zeroed memory. nbytes may be 0. */
+void *npx_alloc(size_t nbytes);
+void *npx_alloc_zero(size_t nbytes);
+void npx_free(void *p);
+/* count * size, exiting 3 with a message naming what if it overflows size_t. */
+size_t npx_bytes(int64_t count, size_t size, const char *what);
+
+/* Output j of the computation. owned: data came from npx_alloc and now
+ * belongs to the runtime; otherwise (an input, a 0-d local) it is copied. */
+void npx_set_output(npx_state *st, int j, npx_dtype dtype, int ndim, const int64_t *shape, void *data,
+                    bool owned);
+
+/* A run-time error in the computation: prints
+ *   PROG: error: SOURCE:LINE: MESSAGE
+ * to stderr and exits 3. Nothing has been written yet at that point. */
+void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4), noreturn));
+
+/* --trace: write one named value. Called after every statement that binds a
+ * name (and once per input before the first statement). The first value of a
+ * name goes to DIR/NAME.npy, the next to DIR/NAME.2.npy, ...; each call also
+ * appends "FILE<TAB>LINE<TAB>SOURCE TEXT" to DIR/trace.txt. No-op when
+ * st->trace_dir is NULL. */
+void npx_trace(npx_state *st, const char *name, int line, const char *text,
+               npx_dtype dtype, int ndim, const int64_t *shape, const void *data);
+
+/* .npy I/O, shared with npxcmp. npx_npy_read returns 0 on success, or fills
+ * err (a sentence naming the problem, without the file name) and returns -1. */
+int npx_npy_read(const char *path, npx_array *out, char *err, size_t errlen);
+/* Writes via PATH.tmp + rename; 0 or -1 with err filled. */
+int npx_npy_write(const char *path, const npx_array *a, char *err, size_t errlen);
+/* Prints an array the way NumPy's repr would, approximately (--print). */
+void npx_array_print(FILE *out, const char *name, const npx_array *a);
+
+/* --random SEED: the documented generator (docs/random.md). Element i (C order)
+ * of input number k (0-based, declaration order) is derived from
+ *   r = npx_mix64(npx_mix64(seed ^ ((k + 1) * 0xD1B54A32D192ED03)) + i)
+ * where npx_mix64 is SplitMix64's step (z += 0x9E3779B97F4A7C15; then the
+ * two xor-shift-multiplies by 0xBF58476D1CE4E5B9 and 0x94D049BB133111EB with
+ * shifts 30, 27, 31). f32: (r >> 40) * 2^-24; f64: (r >> 11) * 2^-53;
+ * i32 and i64: r % 1000; bool: r >> 63. */
+uint64_t npx_mix64(uint64_t z);
+void npx_random_fill(npx_array *a, uint64_t seed, int input_index);
+
+/* ---- Runtime internals: shared between the runtime .c files, not for
+ * generated code. */
+
+/* The program name in messages ("PROG: error: ..."), set by npx_main from
+ * argv[0]. The runtime's only global: npx_alloc and npx_bytes report errors
+ * without a state to read it from. */
+extern const char *npx_prog_name;
+/* Prints "PROG: error: MESSAGE" and a newline to stderr. */
+void npx_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+const char *npx_dtype_numpy_name(npx_dtype t);        /* "float32" */
+/* Size in bytes of ndim dims of itemsize bytes, or -1 if a dim is negative or
+ * the size passes SIZE_MAX or INT64_MAX. */
+int64_t npx_shape_bytes(int ndim, const int64_t *shape, size_t itemsize);
+/* "(2, 3)" as NumPy prints a shape; buf of at least 24 * ndim + 4 bytes. */
+char *npx_shape_str(char *buf, size_t len, int ndim, const int64_t *shape);
+
+/* Files: mkdir -p; DIR/NAME in a malloc'd string (NULL when out of memory). */
+int npx_mkdirs(const char *dir, char *err, size_t errlen);
+char *npx_path_join(const char *dir, const char *name);
+/* Writes the .npy file at path itself, no temporary; removes it on failure. */
+int npx_npy_write_direct(const char *path, const npx_array *a, char *err, size_t errlen);
+
+/* NAME=NUMBER for a scalar input: parses text as dtype t into *out (the
+ * dtype's C type). 0, or -1 with err filled ("'1.5' is not an integer"). */
+int npx_parse_scalar(const char *text, npx_dtype t, void *out, char *err, size_t errlen);
+
+/* The command line, parsed (args.c). */
+typedef struct {
+    const char **value;            /* per input: the text after NAME=, or NULL */
+    bool random;                   /* --random SEED */
+    uint64_t seed;
+    int64_t dim[64];               /* --dim SYM=N, per size symbol */
+    bool dim_set[64];
+    const char *out_dir;           /* -o DIR, default "." */
+    bool print;                    /* --print */
+    int64_t bench;                 /* --bench N, 0 when absent */
+    const char *trace_dir;         /* --trace DIR, or NULL */
+    bool help;                     /* --help */
+} npx_opts;
+
+/* Fills o (allocating o->value, freed by npx_opts_free). 0, or -1 after
+ * printing the error. */
+int npx_args_parse(int argc, char **argv, const npx_program *p, npx_opts *o);
+void npx_opts_free(npx_opts *o);
+void npx_usage(FILE *out, const npx_program *p);
+/* An input's declared type, "f32[B, 3]" ("f64" for a scalar), into buf. */
+char *npx_input_type_str(const npx_program *p, int k, char *buf, size_t len);
+
+/* Reads, checks and binds every input (inputs.c): fills st->in and
+ * st->sym. 0, or -1 after printing the error. */
+int npx_inputs_load(npx_state *st, const npx_opts *o);
+void npx_inputs_free(npx_state *st);
+
+/* --bench: seconds on CLOCK_MONOTONIC; min and median of n samples. */
+double npx_time_now(void);
+void npx_bench_stats(double *samples, int64_t n, double *min, double *median);
+
+/* --trace: create DIR and trace.txt (0, or -1 after printing the error), and
+ * release the bookkeeping. */
+int npx_trace_open(npx_state *st);
+void npx_trace_close(npx_state *st);
+
+#endif
