@@ -16,12 +16,23 @@ static const char *const reserved[] = {
     "isfinite", "hypot", "atan2", "trunc", "rint", "round", "fmax", "fmin", "fmod", "signbit", NULL,
 };
 
+/* i0, i1, ...: the emitters' loop indices */
+static bool is_loop_index(const char *s)
+{
+    if (s[0] != 'i' || !s[1])
+        return false;
+    for (s++; *s; s++)
+        if (*s < '0' || *s > '9')
+            return false;
+    return true;
+}
+
 static bool taken(Program *p, const char **used, int nused, const char *s)
 {
     for (int i = 0; reserved[i]; i++)
         if (strcmp(reserved[i], s) == 0)
             return true;
-    if (strncmp(s, "npx_", 4) == 0 || strncmp(s, "NPX_", 4) == 0 || (s[0] == 'i' && s[1] >= '0' && s[1] <= '9'))
+    if (strncmp(s, "npx_", 4) == 0 || strncmp(s, "NPX_", 4) == 0 || is_loop_index(s))
         return true;
     for (int i = 0; i < nused; i++)
         if (strcmp(used[i], s) == 0)
