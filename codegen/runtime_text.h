@@ -1,6 +1,6 @@
 /* runtime_text.h: the runtime's source text (runtime/npx_rt.h, npx_math.h,
- * then runtime/*.c in sorted order), embedded into npxc at build time by
- * tools/embed as build/rt_embed.c. Generated programs start with it. */
+ * then the runtime's .c files in sorted order), embedded into npxc at build
+ * time by tools/embed as build/rt_embed.c. Generated programs start with it. */
 #ifndef NPX_RUNTIME_TEXT_H
 #define NPX_RUNTIME_TEXT_H
 #include <stddef.h>

@@ -1,0 +1,168 @@
+/* npx_math.h: the scalar helpers generated code calls where NumPy's integer
+ * and float semantics differ from plain C: wrapping integer arithmetic
+ * (never signed-overflow UB), Python's floor division and modulo, NumPy's
+ * shifts, NaN-propagating maximum/minimum, sign, and float-to-int casts that
+ * give what NumPy gives on x86 (INT_MIN for NaN and out of range) instead of
+ * C's undefined behavior. All NPX_INLINE (static inline): free and quiet
+ * when unused, valid C11 and C++. */
+#ifndef NPX_MATH_H
+#define NPX_MATH_H
+#include <math.h>
+#include <stdint.h>
+
+/* How every helper is declared. "unused": clang warns about unused static
+ * inline functions outside headers, and generated files paste this text. A
+ * target may define NPX_INLINE first (CUDA adds __host__ __device__). */
+#ifndef NPX_INLINE
+#define NPX_INLINE static inline __attribute__((unused))
+#endif
+
+/* Integers: T is the type, U its unsigned twin, W its width in bits. */
+#define NPX_INT_OPS(s, T, U, W)                                                \
+    NPX_INLINE T npx_add_##s(T a, T b) { return (T)((U)a + (U)b); }            \
+    NPX_INLINE T npx_sub_##s(T a, T b) { return (T)((U)a - (U)b); }            \
+    NPX_INLINE T npx_mul_##s(T a, T b) { return (T)((U)a * (U)b); }            \
+    NPX_INLINE T npx_neg_##s(T a) { return (T)((U)0 - (U)a); }                 \
+    NPX_INLINE T npx_abs_##s(T a) { return a < 0 ? npx_neg_##s(a) : a; }       \
+    NPX_INLINE T npx_sign_##s(T a) { return (T)((a > 0) - (a < 0)); }          \
+    /* Python's a // b: floor; b == 0 gives 0, MIN // -1 wraps to MIN. */      \
+    NPX_INLINE T npx_floordiv_##s(T a, T b)                                    \
+    {                                                                          \
+        if (b == 0)                                                            \
+            return 0;                                                          \
+        if (b == -1)                                                           \
+            return npx_neg_##s(a);                                             \
+        T q = a / b;                                                           \
+        return (a % b != 0 && ((a < 0) != (b < 0))) ? (T)(q - 1) : q;          \
+    }                                                                          \
+    /* Python's a % b: takes the divisor's sign; b == 0 gives 0. */            \
+    NPX_INLINE T npx_mod_##s(T a, T b)                                         \
+    {                                                                          \
+        if (b == 0 || b == -1)                                                 \
+            return 0;                                                          \
+        T r = a % b;                                                           \
+        return (r != 0 && ((r < 0) != (b < 0))) ? (T)(r + b) : r;              \
+    }                                                                          \
+    /* a ** b for b >= 0 (the caller rejects b < 0), wrapping. */              \
+    NPX_INLINE T npx_pow_##s(T a, T b)                                         \
+    {                                                                          \
+        U r = 1, x = (U)a;                                                     \
+        for (; b > 0; b >>= 1) {                                               \
+            if (b & 1)                                                         \
+                r *= x;                                                        \
+            x *= x;                                                            \
+        }                                                                      \
+        return (T)r;                                                           \
+    }                                                                          \
+    /* NumPy's shifts: a count that is negative or >= W shifts everything      \
+     * out (0, or -1 for >> of a negative number). */                          \
+    NPX_INLINE T npx_shl_##s(T a, T b)                                         \
+    {                                                                          \
+        return (b >= 0 && b < W) ? (T)((U)a << b) : (T)0;                      \
+    }                                                                          \
+    NPX_INLINE T npx_shr_##s(T a, T b)                                         \
+    {                                                                          \
+        if (b < 0 || b >= W)                                                   \
+            return a < 0 ? (T)-1 : (T)0;                                       \
+        return a < 0 ? (T)~(T)((U)~a >> b) : (T)((U)a >> b);                   \
+    }
+
+NPX_INT_OPS(i32, int32_t, uint32_t, 32)
+NPX_INT_OPS(i64, int64_t, uint64_t, 64)
+#undef NPX_INT_OPS
+
+/* Floats: F the type, fn its libm suffix (f or nothing). */
+#define NPX_FLOAT_OPS(s, F, fn)                                                \
+    /* NumPy's npy_divmod: fmod, then fix up to Python's convention. */        \
+    NPX_INLINE F npx_divmod_##s(F a, F b, F *modulus)                          \
+    {                                                                          \
+        F mod = fmod##fn(a, b);                                                \
+        if (!b) {                                                              \
+            *modulus = mod;                                                    \
+            return a / b;                                                      \
+        }                                                                      \
+        F div = (a - mod) / b;                                                 \
+        if (mod) {                                                             \
+            if (isless(b, (F)0) != isless(mod, (F)0)) {                        \
+                mod += b;                                                      \
+                div -= (F)1;                                                   \
+            }                                                                  \
+        } else {                                                               \
+            mod = copysign##fn((F)0, b);                                       \
+        }                                                                      \
+        F floordiv;                                                            \
+        if (div) {                                                             \
+            floordiv = floor##fn(div);                                         \
+            if (isgreater(div - floordiv, (F)0.5))                             \
+                floordiv += (F)1;                                              \
+        } else {                                                               \
+            floordiv = copysign##fn((F)0, a / b);                              \
+        }                                                                      \
+        *modulus = mod;                                                        \
+        return floordiv;                                                       \
+    }                                                                          \
+    /* a // b; a / b (inf or NaN) when b == 0. */                              \
+    NPX_INLINE F npx_floordiv_##s(F a, F b)                                    \
+    {                                                                          \
+        F mod;                                                                 \
+        return b ? npx_divmod_##s(a, b, &mod) : a / b;                         \
+    }                                                                          \
+    /* a % b, the sign of b; NaN when b == 0. */                               \
+    NPX_INLINE F npx_mod_##s(F a, F b)                                         \
+    {                                                                          \
+        F mod;                                                                 \
+        if (!b)                                                                \
+            return fmod##fn(a, b);                                             \
+        npx_divmod_##s(a, b, &mod);                                            \
+        return mod;                                                            \
+    }                                                                          \
+    /* np.maximum / np.minimum: a NaN on either side gives NaN; of two         \
+     * equal values (0.0 and -0.0) b, as NumPy 2.x's loops give. */            \
+    NPX_INLINE F npx_maximum_##s(F a, F b)                                     \
+    {                                                                          \
+        return (a > b || isnan(a)) ? a : b;                                    \
+    }                                                                          \
+    NPX_INLINE F npx_minimum_##s(F a, F b)                                     \
+    {                                                                          \
+        return (a < b || isnan(a)) ? a : b;                                    \
+    }                                                                          \
+    /* np.fmax / np.fmin: NaN only when both are NaN; b when equal (libm's     \
+     * fmax may pick either zero). */                                          \
+    NPX_INLINE F npx_fmax_##s(F a, F b)                                        \
+    {                                                                          \
+        return (a > b || isnan(b)) ? a : b;                                    \
+    }                                                                          \
+    NPX_INLINE F npx_fmin_##s(F a, F b)                                        \
+    {                                                                          \
+        return (a < b || isnan(b)) ? a : b;                                    \
+    }                                                                          \
+    /* np.sign: NaN for NaN, else -1, 0 or 1. */                               \
+    NPX_INLINE F npx_sign_##s(F a)                                             \
+    {                                                                          \
+        return a > 0 ? (F)1 : a < 0 ? (F)-1 : a == 0 ? (F)0 : a;               \
+    }
+
+NPX_FLOAT_OPS(f32, float, f)
+NPX_FLOAT_OPS(f64, double, )
+#undef NPX_FLOAT_OPS
+
+/* Float to int as NumPy does it on x86 (cvttss2si / cvttsd2si): truncation,
+ * and the type's minimum for NaN or a value out of range. */
+NPX_INLINE int32_t npx_f64_to_i32(double x)
+{
+    return (x > -2147483649.0 && x < 2147483648.0) ? (int32_t)x : INT32_MIN;
+}
+NPX_INLINE int64_t npx_f64_to_i64(double x)
+{
+    return (x >= -9223372036854775808.0 && x < 9223372036854775808.0) ? (int64_t)x : INT64_MIN;
+}
+NPX_INLINE int32_t npx_f32_to_i32(float x)
+{
+    return (x >= -2147483648.0f && x < 2147483648.0f) ? (int32_t)x : INT32_MIN;
+}
+NPX_INLINE int64_t npx_f32_to_i64(float x)
+{
+    return (x >= -9223372036854775808.0f && x < 9223372036854775808.0f) ? (int64_t)x : INT64_MIN;
+}
+
+#endif
