@@ -123,8 +123,10 @@ const char *cx_convert(Emitter *e, const char *x, npx_dtype from, npx_dtype to)
 }
 
 /* Fills a template of ir/ufuncs.h. */
-static const char *apply(Emitter *e, const char *tmpl, const char **args, npx_dtype t)
+static const char *apply(Emitter *e, const char *tmpl, const char **args, npx_dtype t, int line)
 {
+    char line_text[16];
+    snprintf(line_text, sizeof line_text, "%d", line);
     char buf[4096];
     size_t n = 0;
     for (const char *c = tmpl; *c && n < sizeof buf - 1; c++) {
@@ -136,6 +138,8 @@ static const char *apply(Emitter *e, const char *tmpl, const char **args, npx_dt
             piece = (c++, dtype_suffix(t));
         else if (c[0] == '$' && c[1] == 'f')
             piece = (c++, t == NPX_F32 ? "f" : "");
+        else if (c[0] == '$' && c[1] == 'l')
+            piece = (c++, line_text);
         else
             piece = one;
         size_t len = strlen(piece);
@@ -172,7 +176,7 @@ static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
     }
     npx_dtype c = v->compute;
     const char *tmpl = c == NPX_BOOL ? u->c_bool : dtype_is_int(c) ? u->c_int : u->c_float;
-    return apply(e, tmpl, args, c);
+    return apply(e, tmpl, args, c, e->p->stmts[v->stmt].line);
 }
 
 bool cx_is_flat(Emitter *e, Ref r, const Shape *s)

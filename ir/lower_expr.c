@@ -655,26 +655,38 @@ static Ref lower_index(Lower *L, const Expr *e)
     return 0;
 }
 
+/* a ** b: NumPy refuses negative integer literal exponents of integer arrays,
+ * and computes x ** 2 as square(x) and x ** 0.5 as sqrt(x) (which differ
+ * from pow at -0.0 and -inf). */
+static Ref lower_power(Lower *L, Span at, Span span, Ref a, Ref b)
+{
+    Program *p = P(L);
+    const Value *va = V(p, a), *vb = V(p, b);
+    if (vb->kind != IR_LITERAL || !vb->weak || va->weak)
+        return build_ufunc(p, at, span, UF_power, (Ref[]){ a, b }, 2, true);
+    double x = dtype_is_float(vb->dtype) ? vb->fval : (double)vb->ival;
+    if (dtype_is_int(vb->dtype) && vb->ival < 0 && dtype_is_int(va->dtype)) {
+        diag_error(p->diag, at, "integers to negative integer powers are not allowed");
+        return 0;
+    }
+    if (x == 2 || (x == 0.5 && dtype_is_float(vb->dtype)))
+        return build_ufunc(p, at, span, x == 2 ? UF_square : UF_sqrt, &a, 1, true);
+    return build_ufunc(p, at, span, UF_power, (Ref[]){ a, b }, 2, true);
+}
+
 Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b)
 {
+    if (!a || (op != AST_NEG && op != AST_POS && op != AST_INVERT && !b))
+        return 0;
     if (op == AST_MATMUL)
         return build_matmul(P(L), at, span, a, b, "matmul");
+    if (op == AST_POW)
+        return lower_power(L, at, span, a, b);
     Handler fn;
     int f;
     find_function(ast_op_ufunc[op], false, &fn, &f);
     Ref args[2] = { a, b };
     return build_ufunc(P(L), at, span, (Ufunc)f, args, b ? 2 : 1, true);
-}
-
-static Ref lower_power(Lower *L, const Expr *e, Ref a, Ref b)
-{
-    Program *p = P(L);
-    if (a && b && V(p, b)->kind == IR_LITERAL && dtype_is_int(V(p, b)->dtype) && V(p, b)->ival < 0 &&
-        (dtype_is_int(V(p, a)->dtype) && !V(p, a)->weak)) {
-        diag_error(p->diag, e->at, "integers to negative integer powers are not allowed");
-        return 0;
-    }
-    return lower_operator(L, e->op, e->at, e->span, a, b);
 }
 
 Ref lower_expr(Lower *L, const Expr *e)
@@ -696,9 +708,7 @@ Ref lower_expr(Lower *L, const Expr *e)
     }
     case EXPR_BINARY: {
         Ref a = lower_expr(L, e->lhs), b = lower_expr(L, e->rhs);
-        if (e->op == AST_POW)
-            return lower_power(L, e, a, b);
-        return a && b ? lower_operator(L, e->op, e->at, e->span, a, b) : 0;
+        return lower_operator(L, e->op, e->at, e->span, a, b);
     }
     case EXPR_TUPLE:
     case EXPR_LIST:

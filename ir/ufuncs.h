@@ -2,7 +2,8 @@
  *   X(name, nin, flags, bool C, int C, float C)
  * The C columns are templates the emitter fills in: $0 $1 $2 are the operands
  * (already converted to the computation dtype), $t the dtype's suffix (i32,
- * i64, f32, f64) and $f the libm suffix ("f" for f32, "" for f64). A NULL
+ * i64, f32, f64), $f the libm suffix ("f" for f32, "" for f64) and $l the
+ * source line, for run-time errors. A NULL
  * column means NumPy has no loop for that kind, which is how the dtype of a
  * call is resolved (ir/dtype.c, as NumPy's ufunc type resolution does it):
  * bool inputs without a bool loop would compute in int8 or float16, which
@@ -21,7 +22,7 @@ enum {
     X(true_divide, 2, 0, NULL, NULL, "$0 / $1")                                        \
     X(floor_divide, 2, 0, NULL, "npx_floordiv_$t($0, $1)", "npx_floordiv_$t($0, $1)")  \
     X(remainder, 2, 0, NULL, "npx_mod_$t($0, $1)", "npx_mod_$t($0, $1)")               \
-    X(power, 2, 0, NULL, "npx_pow_$t($0, $1)", "pow$f($0, $1)")                        \
+    X(power, 2, 0, NULL, "npx_pow_checked_$t(st, $l, $0, $1)", "pow$f($0, $1)")                        \
     X(left_shift, 2, 0, NULL, "npx_shl_$t($0, $1)", NULL)                              \
     X(right_shift, 2, 0, NULL, "npx_shr_$t($0, $1)", NULL)                             \
     X(bitwise_and, 2, 0, "($0 & $1)", "($0 & $1)", NULL)                               \

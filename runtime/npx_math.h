@@ -146,6 +146,21 @@ NPX_FLOAT_OPS(f32, float, f)
 NPX_FLOAT_OPS(f64, double, )
 #undef NPX_FLOAT_OPS
 
+/* Integer power as the ** of an array: NumPy refuses negative exponents. */
+NPX_INLINE int32_t npx_pow_checked_i32(const npx_state *st, int line, int32_t a, int32_t b)
+{
+    if (b < 0)
+        npx_runtime_error(st, line, "integers to negative integer powers are not allowed (exponent %d)", (int)b);
+    return npx_pow_i32(a, b);
+}
+NPX_INLINE int64_t npx_pow_checked_i64(const npx_state *st, int line, int64_t a, int64_t b)
+{
+    if (b < 0)
+        npx_runtime_error(st, line, "integers to negative integer powers are not allowed (exponent %lld)",
+                          (long long)b);
+    return npx_pow_i64(a, b);
+}
+
 /* Float to int as NumPy does it on x86 (cvttss2si / cvttsd2si): truncation,
  * and the type's minimum for NaN or a value out of range. */
 NPX_INLINE int32_t npx_f64_to_i32(double x)

@@ -367,7 +367,8 @@ static int npx_npy_header(FILE *f, npx_array *out, char *err, size_t errlen)
 /* The data after the header; bools are normalized to 0 and 1. */
 static int npx_npy_data(FILE *f, npx_array *out, char *err, size_t errlen)
 {
-    size_t n = (size_t)npx_shape_bytes(out->ndim, out->shape, npx_dtype_size(out->dtype));
+    int64_t bytes = npx_shape_bytes(out->ndim, out->shape, npx_dtype_size(out->dtype));
+    size_t n = bytes > 0 ? (size_t)bytes : 0;    /* checked by the header's reader */
     out->data = malloc(n ? n : 1);
     if (!out->data) {
         snprintf(err, errlen, "out of memory: cannot allocate %zu bytes for the data", n);
