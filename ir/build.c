@@ -129,6 +129,32 @@ static bool resolve_loop(Program *p, Span at, Ufunc f, npx_dtype c, npx_dtype *c
     return true;
 }
 
+static bool is_comparison(Ufunc f)
+{
+    return f == UF_less || f == UF_less_equal || f == UF_greater || f == UF_greater_equal || f == UF_equal ||
+           f == UF_not_equal;
+}
+
+/* NEP 50: a Python int must fit the integer dtype it is converted to; NumPy
+ * compares it exactly all the same. */
+static bool check_weak_ints(Program *p, Ufunc f, const Ref *args, int n, npx_dtype *c)
+{
+    if (*c != NPX_I32)
+        return true;
+    for (int i = 0; i < n; i++) {
+        const Value *v = V(p, args[i]);
+        if (!v->weak || v->kind != IR_LITERAL || !dtype_is_int(v->dtype) || (v->ival >= INT32_MIN && v->ival <= INT32_MAX))
+            continue;
+        if (is_comparison(f)) {
+            *c = NPX_I64;
+            continue;
+        }
+        diag_error(p->diag, v->span, "Python integer %lld out of bounds for int32", (long long)v->ival);
+        return false;
+    }
+    return true;
+}
+
 Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n, bool operator_form)
 {
     for (int i = 0; i < n; i++)
@@ -138,6 +164,8 @@ Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n,
     int ndata = f == UF_where ? n - 1 : n;
     bool all_weak;
     npx_dtype c = weak_common_dtype(p, data, ndata, &all_weak), compute = c;
+    if (!check_weak_ints(p, f, data, ndata, &c))
+        return 0;
     if (f != UF_where && !resolve_loop(p, at, f, c, &compute))
         return 0;
     Shape s = V(p, args[0])->shape;

@@ -90,6 +90,7 @@ static void lower_input(Lower *L, const Stmt *s)
     npx_dtype t;
     if (!dtype_from_name(s->dtype, &t)) {
         diag_error(p->diag, s->dtype_span, "unknown dtype '%s'; use bool, i32, i64, f32 or f64", s->dtype);
+        bind(L, s->name, BIND_VALUE, s->name_span);    /* declared all the same: no more errors about it */
         return;
     }
     Binding *old = lower_find(L, s->name);
