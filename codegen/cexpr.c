@@ -53,6 +53,8 @@ const char *cx_flat(Emitter *e, const Shape *s, Idx idx)
 static bool atomic(const char *s)
 {
     size_t n = strlen(s), i = 0;
+    if (s[0] >= '0' && s[0] <= '9' && strspn(s, "0123456789.eE+-fx") == n)
+        return true;                      /* a number: 1e-30f */
     while (i < n && (s[i] == '_' || s[i] == '.' || (s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'z') ||
                      (s[i] >= 'A' && s[i] <= 'Z')))
         i++;
@@ -73,6 +75,46 @@ static bool atomic(const char *s)
 static const char *paren(Emitter *e, const char *s)
 {
     return atomic(s) ? s : arena_printf(A(e), "(%s)", s);
+}
+
+/* C's precedence of the loosest binary operator outside brackets in s, which
+ * the templates and this file always write with spaces around it; 99 when
+ * there is none. */
+static int loosest(const char *s)
+{
+    static const struct { const char *op; int prec; } ops[] = {
+        { " ? ", 1 }, { " || ", 2 }, { " && ", 3 }, { " | ", 4 }, { " ^ ", 5 }, { " & ", 6 },
+        { " == ", 7 }, { " != ", 7 }, { " <= ", 8 }, { " >= ", 8 }, { " < ", 8 }, { " > ", 8 },
+        { " << ", 9 }, { " >> ", 9 }, { " + ", 10 }, { " - ", 10 }, { " * ", 11 }, { " / ", 11 }, { " % ", 11 },
+    };
+    int depth = 0, low = 99;
+    for (const char *c = s; *c; c++) {
+        depth += *c == '(' || *c == '[';
+        depth -= *c == ')' || *c == ']';
+        if (depth || *c != ' ')
+            continue;
+        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+            if (strncmp(c, ops[i].op, strlen(ops[i].op)) == 0 && ops[i].prec < low)
+                low = ops[i].prec;
+    }
+    return low;
+}
+
+/* arg as an operand of template tmpl, at position `at` in it: parenthesized
+ * unless C's precedence makes that unnecessary. */
+static const char *operand(Emitter *e, const char *tmpl, const char *at, const char *arg)
+{
+    bool call_arg = at > tmpl && (at[-1] == '(' || (at[-1] == ' ' && at - 1 > tmpl && at[-2] == ',')) &&
+                    (at[2] == ')' || at[2] == ',');
+    if (call_arg || atomic(arg))
+        return arg;
+    int outer = loosest(tmpl), inner = loosest(arg);
+    bool first = at == tmpl;
+    if (inner == 99 && !(at > tmpl && at[-1] == '-' && arg[0] == '-'))
+        return arg;                       /* a unary, a cast: binds tighter than any binary */
+    if (inner > outer || (inner == outer && first && outer >= 9))
+        return arg;                       /* left-associative: a + b + c */
+    return paren(e, arg);
 }
 
 const char *cx_literal(Emitter *e, double f, int64_t i, bool is_float, npx_dtype to)
@@ -98,8 +140,11 @@ const char *cx_literal(Emitter *e, double f, int64_t i, bool is_float, npx_dtype
                      : (to == NPX_F32 ? "-INFINITY" : "-(double)INFINITY");
     char buf[64];
     snprintf(buf, sizeof buf, to == NPX_F32 ? "%.9g" : "%.17g", v);
-    /* the shortest text that reads back as the same number */
-    for (int digits = 1; digits < 18; digits++) {
+    /* the shortest text that reads back as the same number: 40.0, 0.1, 1e-30 */
+    bool integral = v == trunc(v) && fabs(v) < 1e15;
+    if (integral)
+        snprintf(buf, sizeof buf, "%.1f", v);
+    for (int digits = 1; digits < 18 && !integral; digits++) {
         char b2[64];
         snprintf(b2, sizeof b2, "%.*g", digits, v);
         if ((to == NPX_F32 && (float)strtod(b2, NULL) == (float)v) || (to == NPX_F64 && strtod(b2, NULL) == v)) {
@@ -132,8 +177,10 @@ static const char *apply(Emitter *e, const char *tmpl, const char **args, npx_dt
     for (const char *c = tmpl; *c && n < sizeof buf - 1; c++) {
         const char *piece = NULL;
         char one[2] = { *c, 0 };
-        if (c[0] == '$' && c[1] >= '0' && c[1] <= '2')
-            piece = paren(e, args[*++c - '0']);
+        if (c[0] == '$' && c[1] >= '0' && c[1] <= '2') {
+            piece = operand(e, tmpl, c, args[c[1] - '0']);
+            c++;
+        }
         else if (c[0] == '$' && c[1] == 't')
             piece = (c++, dtype_suffix(t));
         else if (c[0] == '$' && c[1] == 'f')
