@@ -13,7 +13,8 @@ NPXC_SRCS = $(wildcard common/*.c parser/*.c ir/*.c codegen/*.c driver/*.c)
 # The runtime, in the order it is pasted into generated programs.
 RT_HDRS   = runtime/npx_rt.h runtime/npx_math.h
 RT_SRCS   = $(sort $(wildcard runtime/*.c))
-NPXC_OBJS = $(NPXC_SRCS:%.c=$(B)/%.o) $(B)/lexer/lexer.o $(B)/parser/parser.o $(B)/rt_embed.o
+NPXC_OBJS = $(NPXC_SRCS:%.c=$(B)/%.o) $(B)/lexer/lexer.o $(B)/parser/parser.o $(B)/rt_embed.o \
+            $(B)/cuda_embed.o $(B)/device_embed.o
 RT_OBJS   = $(RT_SRCS:%.c=$(B)/%.o)
 
 .PHONY: all check check-fast check-san demo deps clean
@@ -50,7 +51,11 @@ $(B)/tools/embed: tools/embed.c
 	$(CC) $(ALL_CFLAGS) -o $@ $<
 $(B)/rt_embed.c: $(B)/tools/embed $(RT_HDRS) $(RT_SRCS)
 	$(B)/tools/embed $(RT_HDRS) $(RT_SRCS) > $@.tmp && mv $@.tmp $@
-$(B)/rt_embed.o: $(B)/rt_embed.c
+$(B)/cuda_embed.c: $(B)/tools/embed runtime/cuda/npx_cuda.h
+	$(B)/tools/embed --name npx_cuda runtime/cuda/npx_cuda.h > $@.tmp && mv $@.tmp $@
+$(B)/device_embed.c: $(B)/tools/embed runtime/cuda/npx_device.h
+	$(B)/tools/embed --name npx_device runtime/cuda/npx_device.h > $@.tmp && mv $@.tmp $@
+$(B)/%_embed.o: $(B)/%_embed.c
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # ---- tests ----------------------------------------------------------------

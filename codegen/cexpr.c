@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
-#include "emit.h"
+#include "target.h"
 
 const char *dtype_suffix(npx_dtype t) { return dtype_name(t); }
 
@@ -14,8 +14,10 @@ static Arena *A(Emitter *e) { return e->p->arena; }
 
 const char *cx_dim(Emitter *e, Dim d)
 {
-    if (DIM_IS_SYM(d))
+    if (DIM_IS_SYM(d)) {
+        emit_use_sym(e, DIM_SYMNO(d));
         return e->p->syms[DIM_SYMNO(d)].cvar;
+    }
     return arena_printf(A(e), "%lld", (long long)d);
 }
 
@@ -47,6 +49,15 @@ const char *cx_flat(Emitter *e, const Shape *s, Idx idx)
         sum = sum ? arena_printf(A(e), "%s + %s", sum, term) : term;
     }
     return sum ? sum : "0";
+}
+
+const char *cx_load(Emitter *e, Ref r, const char *flat)
+{
+    const Value *v = V(e->p, r);
+    emit_use_value(e, r);
+    if (v->shape.ndim == 0 && e->t->scalar_locals)
+        return v->cname;
+    return arena_printf(A(e), "%s[%s]", v->cname, v->shape.ndim == 0 ? "0" : flat);
 }
 
 /* An operand that needs no parentheses: a name, a number, a call or a load. */
@@ -112,8 +123,14 @@ static const char *operand(Emitter *e, const char *tmpl, const char *at, const c
     bool first = at == tmpl;
     if (inner == 99 && !(at > tmpl && at[-1] == '-' && arg[0] == '-'))
         return arg;                       /* a unary, a cast: binds tighter than any binary */
-    if (inner > outer || (inner == outer && first && outer >= 9))
-        return arg;                       /* left-associative: a + b + c */
+    /* what C's precedence and gcc's -Wparentheses both accept without
+     * parentheses: arithmetic inside arithmetic or a comparison (a * b + c,
+     * a + b < c), the left operand of its own level (a + b + c), anything
+     * but ?: before a '?' */
+    if (outer == 1 && inner >= 2 && first)
+        return arg;
+    if (outer >= 7 && inner >= 9 && (inner > outer || (inner == outer && first && outer >= 10)))
+        return arg;
     return paren(e, arg);
 }
 
@@ -249,7 +266,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     if (v->kind == IR_LITERAL)
         return cx_literal(e, v->fval, v->ival, dtype_is_float(v->dtype), v->dtype);
     if (v->materialize && !define)
-        return v->shape.ndim == 0 ? v->cname : arena_printf(A(e), "%s[%s]", v->cname, cx_flat(e, &v->shape, idx));
+        return cx_load(e, r, cx_flat(e, &v->shape, idx));
     const Value *a = v->nargs ? V(e->p, v->args[0]) : NULL;
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     switch (v->kind) {

@@ -43,3 +43,36 @@ void emit_block(Emitter *e)
     fprintf(e->out, "%*s{\n", e->indent * 4, "");
     e->indent++;
 }
+
+void emit_uses_reset(Emitter *e)
+{
+    e->nused_vals = 0;
+    e->nused_syms = 0;
+    e->nused_raw = 0;
+}
+
+void emit_use_raw(Emitter *e, const char *type, const char *name)
+{
+    if (e->nused_raw < (int)(sizeof e->used_raw_name / sizeof e->used_raw_name[0])) {
+        e->used_raw_type[e->nused_raw] = type;
+        e->used_raw_name[e->nused_raw++] = name;
+    }
+}
+
+void emit_use_value(Emitter *e, Ref r)
+{
+    for (int i = 0; i < e->nused_vals; i++)
+        if (e->used_vals[i] == r)
+            return;
+    if (e->nused_vals < (int)(sizeof e->used_vals / sizeof e->used_vals[0]))
+        e->used_vals[e->nused_vals++] = r;
+}
+
+void emit_use_sym(Emitter *e, int sym)
+{
+    for (int i = 0; i < e->nused_syms; i++)
+        if (e->used_syms[i] == sym)
+            return;
+    if (e->nused_syms < (int)(sizeof e->used_syms / sizeof e->used_syms[0]))
+        e->used_syms[e->nused_syms++] = sym;
+}

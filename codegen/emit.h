@@ -5,11 +5,30 @@
 #include <stdio.h>
 #include "../ir/ir.h"
 
+typedef struct Target Target;
+
 typedef struct {
-    FILE *out;
+    FILE *out;                   /* where lines go now */
     int indent;
     Program *p;
+    const Target *t;
+    void *target_state;          /* the target's own bookkeeping (CUDA: its kernels) */
+    int nest_depth;              /* scopes the open loop nest must close */
+    const IrStmt *stmt;          /* the statement being emitted */
+    /* The free variables of the code emitted since emit_uses_reset: the values
+     * and size symbols it reads (a CUDA kernel's parameters). */
+    Ref used_vals[64];
+    int nused_vals;
+    int used_syms[64];
+    int nused_syms;
+    const char *used_raw_type[8], *used_raw_name[8];   /* buffers that are no value: "long long *", "m" */
+    int nused_raw;
 } Emitter;
+
+void emit_uses_reset(Emitter *e);
+void emit_use_value(Emitter *e, Ref r);
+void emit_use_sym(Emitter *e, int sym);
+void emit_use_raw(Emitter *e, const char *type, const char *name);
 
 void emit_line(Emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A line ending in " {", then one level deeper. */
@@ -25,6 +44,7 @@ void emit_block(Emitter *e);   /* a bare "{" that opens a scope */
 typedef const char *const *Idx;
 const char *cx_value(Emitter *e, Ref r, Idx idx, npx_dtype to);   /* read r, as dtype to */
 const char *cx_define(Emitter *e, Ref r, Idx idx);                /* compute r, in its dtype */
+const char *cx_load(Emitter *e, Ref r, const char *flat);          /* element flat of stored r */
 bool cx_define_is_flat(Emitter *e, Ref r);          /* may cx_define(r) use idx NULL? */
 const char *cx_dims(Emitter *e, const Dim *d, int n);      /* "B * 784", "1" when n == 0 */
 const char *cx_flat(Emitter *e, const Shape *s, Idx idx);  /* "i0 * V + i1" */

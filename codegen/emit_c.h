@@ -5,8 +5,10 @@
 
 #define NPXC_VERSION "0.1"
 
-void emit_c_program(FILE *out, Program *p);
+typedef struct Target Target;
+void emit_program(FILE *out, Program *p, const Target *t);
 /* emit_loops.c: the code that computes one materialized value */
 void emit_value(Emitter *e, Ref r, const IrStmt *st);
+void emit_matmul_loops(Emitter *e, Ref r);
 
 #endif

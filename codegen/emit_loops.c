@@ -4,6 +4,7 @@
  * after it. */
 #include <string.h>
 #include "emit_c.h"
+#include "target.h"
 
 static Arena *A(Emitter *e) { return e->p->arena; }
 
@@ -15,26 +16,11 @@ static const char **index_vars(Emitter *e, int n)
     return iv;
 }
 
-static void declare(Emitter *e, const Value *v, bool zeroed)
+/* plain (serial) loops inside a parallel nest */
+static void open_loops(Emitter *e, const Dim *dims, const char **iv, int n)
 {
-    const char *ct = dtype_ctype(v->dtype);
-    if (v->shape.ndim == 0) {
-        emit_line(e, "%s %s;", ct, v->cname);
-        return;
-    }
-    emit_line(e, "%s *%s = (%s *)npx_alloc%s(npx_bytes(%s, sizeof(%s), \"%s\")); /* %s */", ct, v->cname, ct,
-              zeroed ? "_zero" : "", cx_dims(e, v->shape.d, v->shape.ndim), ct, v->cname,
-              shape_str(e->p, &v->shape, v->dtype, false));
-}
-
-/* for loops over axes[0..n) of shape s; the first is parallel when asked. */
-static void open_loops(Emitter *e, const Dim *dims, const char **iv, int n, bool parallel)
-{
-    for (int k = 0; k < n; k++) {
-        if (k == 0 && parallel)
-            emit_line(e, "NPX_PARALLEL_FOR");
+    for (int k = 0; k < n; k++)
         emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[k], iv[k], cx_dim(e, dims[k]), iv[k]);
-    }
 }
 
 static void close_loops(Emitter *e, int n)
@@ -46,21 +32,21 @@ static void close_loops(Emitter *e, int n)
 static void emit_elementwise(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
-    if (v->shape.ndim == 0) {
+    if (v->shape.ndim == 0 && e->t->scalar_locals) {
         emit_line(e, "%s %s = %s;", dtype_ctype(v->dtype), v->cname, cx_define(e, r, NULL));
         return;
     }
-    declare(e, v, false);
-    if (cx_define_is_flat(e, r)) {
-        emit_line(e, "NPX_PARALLEL_FOR");
-        emit_line(e, "for (int64_t i = 0; i < %s; i++)", cx_dims(e, v->shape.d, v->shape.ndim));
-        emit_line(e, "    %s[i] = %s;", v->cname, cx_define(e, r, NULL));
+    e->t->declare(e, v, false);
+    if (v->shape.ndim > 0 && cx_define_is_flat(e, r)) {
+        e->t->open_flat(e, v->cname, v->shape.d, v->shape.ndim);
+        emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_define(e, r, NULL));
+        e->t->close_nest(e);
         return;
     }
     const char **iv = index_vars(e, v->shape.ndim);
-    open_loops(e, v->shape.d, iv, v->shape.ndim, true);
-    emit_line(e, "%s[%s] = %s;", v->cname, cx_flat(e, &v->shape, iv), cx_define(e, r, iv));
-    close_loops(e, v->shape.ndim);
+    e->t->open_nest(e, v->cname, v->shape.d, iv, v->shape.ndim);
+    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &v->shape, iv)), cx_define(e, r, iv));
+    e->t->close_nest(e);
 }
 
 /* ---- reductions ---- */
@@ -133,15 +119,12 @@ static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
     if (needs_items && shape_size_literal(&reduced) != 0 && shape_size_literal(&reduced) < 0)
         emit_line(e, "if (%s == 0) npx_runtime_error(st, %d, \"zero-size array to reduction operation %s which has "
                      "no identity\");", count, st->line, reduction_name[v->red]);
-    declare(e, v, false);
-    if (nk)
-        open_loops(e, kept.d, kept_iv, nk, true);
-    else
-        emit_block(e);
+    e->t->declare(e, v, false);
+    e->t->open_nest(e, v->cname, kept.d, kept_iv, nk);
     emit_line(e, "%s acc = %s;", dtype_ctype(rc.acc), rc.init);
     if (arg)
         emit_line(e, "int64_t best = -1, k = 0;");
-    open_loops(e, reduced.d, red_iv, nr, false);
+    open_loops(e, reduced.d, red_iv, nr);
     emit_line(e, "const %s elem = %s;", dtype_ctype(rc.acc), cx_value(e, v->args[0], iv, rc.acc));
     emit_line(e, "%s", rc.step);
     close_loops(e, nr);
@@ -149,19 +132,13 @@ static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
     if (v->red == RED_mean)
         result = arena_printf(A(e), "acc / (double)(%s)", count);
     result = cx_convert(e, result, arg ? NPX_I64 : v->red == RED_mean ? NPX_F64 : rc.acc, v->dtype);
-    if (v->shape.ndim == 0)
-        emit_line(e, "%s = %s;", v->cname, result);
-    else
-        emit_line(e, "%s[%s] = %s;", v->cname, cx_flat(e, &kept, kept_iv), result);
-    if (nk)
-        close_loops(e, nk);
-    else
-        emit_close(e, NULL);
+    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &kept, kept_iv)), result);
+    e->t->close_nest(e);
 }
 
 /* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */
 
-static void emit_matmul(Emitter *e, Ref r)
+void emit_matmul_loops(Emitter *e, Ref r)
 {
     Program *p = e->p;
     const Value *v = V(p, r), *a = V(p, v->args[0]), *b = V(p, v->args[1]);
@@ -179,11 +156,8 @@ static void emit_matmul(Emitter *e, Ref r)
         od[no] = b->shape.d[1], oi[no++] = "i1";
     } else
         bi[0] = "p";
-    declare(e, v, false);
-    if (no)
-        open_loops(e, od, oi, no, true);
-    else
-        emit_block(e);
+    e->t->declare(e, v, false);
+    e->t->open_nest(e, v->cname, od, oi, no);
     const char *x = cx_value(e, v->args[0], ai, acc), *y = cx_value(e, v->args[1], bi, acc);
     emit_line(e, "%s acc = %s;", dtype_ctype(acc), acc == NPX_BOOL ? "false" : "0");
     emit_line(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, a->shape.d[a->shape.ndim - 1]));
@@ -194,20 +168,14 @@ static void emit_matmul(Emitter *e, Ref r)
     else
         emit_line(e, "    acc += %s * %s;", x, y);
     Shape os = { no, { od[0], od[1] } };
-    const char *result = cx_convert(e, "acc", acc, v->dtype);
-    if (no) {
-        emit_line(e, "%s[%s] = %s;", v->cname, cx_flat(e, &os, oi), result);
-        close_loops(e, no);
-    } else {
-        emit_line(e, "%s = %s;", v->cname, result);
-        emit_close(e, NULL);
-    }
+    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &os, oi)), cx_convert(e, "acc", acc, v->dtype));
+    e->t->close_nest(e);
 }
 
 static void emit_arange(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
-    declare(e, v, false);
+    e->t->declare(e, v, false);
     bool ints = v->fval == (double)(int64_t)v->fval && v->step == (double)(int64_t)v->step;
     npx_dtype t = ints ? NPX_I64 : NPX_F64;
     const char *start = cx_literal(e, v->fval, 0, true, t), *step = cx_literal(e, v->step, 0, true, t);
@@ -215,43 +183,18 @@ static void emit_arange(Emitter *e, Ref r)
                                             : arena_printf(A(e), "%s + i * %s", start, step);
     if (strcmp(step, "1") == 0)
         x = strcmp(start, "0") == 0 ? "i" : arena_printf(A(e), "%s + i", start);
-    emit_line(e, "NPX_PARALLEL_FOR");
-    emit_line(e, "for (int64_t i = 0; i < %s; i++)", cx_dim(e, v->shape.d[0]));
-    emit_line(e, "    %s[i] = %s;", v->cname, cx_convert(e, x, t, v->dtype));
-}
-
-/* bincount: one pass for the size (and the negative check), one to count. */
-static void emit_bincount(Emitter *e, Ref r, const IrStmt *st)
-{
-    Program *p = e->p;
-    const Value *v = V(p, r), *x = V(p, v->args[0]);
-    const char *len = cx_dim(e, v->shape.d[0]), *n = cx_dim(e, x->shape.d[0]);
-    const char *i[] = { "i" };
-    const char *xi = cx_value(e, v->args[0], i, NPX_I64);
-    emit_line(e, "int64_t %s = %lld;", len, (long long)v->ival);
-    emit_open(e, "for (int64_t i = 0; i < %s; i++)", n);
-    emit_line(e, "const int64_t elem = %s;", xi);
-    emit_line(e, "if (elem < 0)");
-    emit_line(e, "    npx_runtime_error(st, %d, \"bincount: element %%lld of the input is %%lld; bincount counts "
-                 "non-negative integers only\", (long long)i, (long long)elem);", st->line);
-    emit_line(e, "if (elem >= %s)", len);
-    emit_line(e, "    %s = elem + 1;", len);
-    emit_close(e, NULL);
-    declare(e, v, true);
-    emit_line(e, "for (int64_t i = 0; i < %s; i++)", n);
-    if (v->nargs == 2)
-        emit_line(e, "    %s[%s] += %s;", v->cname, xi, cx_value(e, v->args[1], i, NPX_F64));
-    else
-        emit_line(e, "    %s[%s] += 1;", v->cname, xi);
+    e->t->open_flat(e, v->cname, v->shape.d, 1);
+    emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_convert(e, x, t, v->dtype));
+    e->t->close_nest(e);
 }
 
 void emit_value(Emitter *e, Ref r, const IrStmt *st)
 {
     switch (V(e->p, r)->kind) {
     case IR_REDUCE: emit_reduce(e, r, st); break;
-    case IR_MATMUL: emit_matmul(e, r); break;
+    case IR_MATMUL: (e->t->matmul ? e->t->matmul : emit_matmul_loops)(e, r); break;
     case IR_ARANGE: emit_arange(e, r); break;
-    case IR_BINCOUNT: emit_bincount(e, r, st); break;
+    case IR_BINCOUNT: e->t->bincount(e, r, st); break;
     case IR_INPUT:
         fprintf(stderr, "npxc: internal error: inputs are not computed\n");
         break;

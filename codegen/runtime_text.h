@@ -7,5 +7,11 @@
 
 extern const char npx_runtime_text[];   /* NUL-terminated */
 extern const size_t npx_runtime_len;    /* strlen(npx_runtime_text) */
+/* The CUDA target's layers: the CUDA subset and its host emulation
+ * (runtime/cuda/npx_cuda.h), then the device helpers (npx_device.h). */
+extern const char npx_cuda_text[];
+extern const size_t npx_cuda_len;
+extern const char npx_device_text[];
+extern const size_t npx_device_len;
 
 #endif

@@ -88,10 +88,6 @@ int parse_options(int argc, char **argv, Options *o)
     if (!o->input)
         return bad("%s", "no input file");
     o->source_name = base_name(o->input);
-    if (o->cuda) {
-        fprintf(stderr, "npxc: error: the CUDA target is not implemented yet\n");
-        return 2;
-    }
     const char *later = o->lib ? "--lib" : o->blas ? "--blas" : o->tf32 ? "--tf32" : NULL;
     if (later) {
         fprintf(stderr, "npxc: error: %s is not implemented yet\n", later);

@@ -7,6 +7,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../codegen/emit_c.h"
+#include "../codegen/target.h"
 #include "options.h"
 
 static const char *default_output(Program *p, const char *input, const char *ext)
@@ -100,7 +101,7 @@ int write_output(const Options *o, Program *p)
         fprintf(stderr, "npxc: error: out of memory\n");
         return 2;
     }
-    emit_c_program(mem, p);
+    emit_program(mem, p, o->cuda ? &target_cuda : &target_c);
     fclose(mem);
     const char *path = o->output ? o->output : default_output(p, o->input, ".c");
     int status = 0;

@@ -9,6 +9,7 @@
 #define NPX_MATH_H
 #include <math.h>
 #include <stdint.h>
+#include "npx_rt.h"
 
 /* How every helper is declared. "unused": clang warns about unused static
  * inline functions outside headers, and generated files paste this text. A
@@ -83,7 +84,7 @@ NPX_INT_OPS(i64, int64_t, uint64_t, 64)
         }                                                                      \
         F div = (a - mod) / b;                                                 \
         if (mod) {                                                             \
-            if (isless(b, (F)0) != isless(mod, (F)0)) {                        \
+            if ((b < (F)0) != (mod < (F)0)) {                        \
                 mod += b;                                                      \
                 div -= (F)1;                                                   \
             }                                                                  \
@@ -93,7 +94,7 @@ NPX_INT_OPS(i64, int64_t, uint64_t, 64)
         F floordiv;                                                            \
         if (div) {                                                             \
             floordiv = floor##fn(div);                                         \
-            if (isgreater(div - floordiv, (F)0.5))                             \
+            if (div - floordiv > (F)0.5)                             \
                 floordiv += (F)1;                                              \
         } else {                                                               \
             floordiv = copysign##fn((F)0, a / b);                              \
@@ -146,14 +147,15 @@ NPX_FLOAT_OPS(f32, float, f)
 NPX_FLOAT_OPS(f64, double, )
 #undef NPX_FLOAT_OPS
 
-/* Integer power as the ** of an array: NumPy refuses negative exponents. */
-NPX_INLINE int32_t npx_pow_checked_i32(const npx_state *st, int line, int32_t a, int32_t b)
+/* Integer power as the ** of an array: NumPy refuses negative exponents.
+ * Host code only (CUDA kernels have their own, in cuda/npx_device.h). */
+static inline __attribute__((unused)) int32_t npx_pow_checked_i32(const npx_state *st, int line, int32_t a, int32_t b)
 {
     if (b < 0)
         npx_runtime_error(st, line, "integers to negative integer powers are not allowed (exponent %d)", (int)b);
     return npx_pow_i32(a, b);
 }
-NPX_INLINE int64_t npx_pow_checked_i64(const npx_state *st, int line, int64_t a, int64_t b)
+static inline __attribute__((unused)) int64_t npx_pow_checked_i64(const npx_state *st, int line, int64_t a, int64_t b)
 {
     if (b < 0)
         npx_runtime_error(st, line, "integers to negative integer powers are not allowed (exponent %lld)",

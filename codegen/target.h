@@ -1,0 +1,38 @@
+/* target.h: where the C and CUDA programs differ, as one small table of hooks.
+ * The statement walker (emit_program.c) and the loops of each kind of value
+ * (emit_loops.c) are shared; they call these for storage, parallel loops,
+ * data movement and the operations a target does its own way. */
+#ifndef NPX_TARGET_H
+#define NPX_TARGET_H
+#include "emit.h"
+
+struct Target {
+    const char *name;                          /* "c", "cuda" */
+    bool scalar_locals;                        /* 0-d values are host locals (else 1-element buffers) */
+    void (*prologue)(Emitter *e);              /* runtime text, macros */
+    void (*begin_run)(Emitter *e);             /* first lines of npx_run */
+    void (*input)(Emitter *e, const Value *v); /* make input v readable by the computation */
+    void (*declare)(Emitter *e, const Value *v, bool zeroed);
+    /* A parallel loop nest over dims[0..n) with index names iv (n may be 0: one
+     * iteration); what is emitted between open and close is its body. */
+    void (*open_nest)(Emitter *e, const char *what, const Dim *dims, const char **iv, int n);
+    /* The same over all elements of dims[0..n), with one flat index, i. */
+    void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
+    void (*close_nest)(Emitter *e);
+    void (*matmul)(Emitter *e, Ref r);         /* NULL: the shared loops */
+    void (*bincount)(Emitter *e, Ref r, const IrStmt *st);
+    void (*trace)(Emitter *e, const IrStmt *st, const Value *v);
+    void (*free)(Emitter *e, const Value *v);
+    void (*output)(Emitter *e, int j, const Value *v);
+    void (*end_run)(Emitter *e);
+    void (*epilogue)(Emitter *e);              /* after npx_run: kernels, tables, main */
+};
+
+extern const Target target_c, target_cuda;
+
+/* Shared by the targets (emit_program.c). */
+const char *emit_shape_list(Emitter *e, const Shape *s);   /* "B, 784" ("0" for 0-d) */
+const char *emit_c_string(Emitter *e, const char *s);      /* escaped for a "..." literal */
+void emit_tables(Emitter *e);                              /* npx_inputs, npx_prog, main */
+
+#endif

@@ -1,0 +1,138 @@
+/* npx_device.h: what generated CUDA programs need beside the runtime and the
+ * CUDA layer (npx_cuda.h): device buffers whose every call is checked,
+ * uploads and downloads for inputs, outputs and traces, the launch shape, and
+ * run-time errors raised on the device and reported by the host with the
+ * .npx line. npxc pastes it after the runtime into every .cu file. */
+
+#define NPX_THREADS 256
+
+enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2 };
+
+/* The first run-time error a kernel met: kind, .npx line, two values. */
+typedef struct {
+    int failed, line, kind;
+    long long a, b;
+} npx_dev_status;
+
+static inline __attribute__((unused)) void *npx_dev_alloc(size_t n, bool zeroed)
+{
+    void *p = NULL;
+    NPX_CUDA_CHECK(cudaMalloc(&p, n ? n : 1));
+    if (zeroed)
+        NPX_CUDA_CHECK(cudaMemset(p, 0, n ? n : 1));
+    return p;
+}
+
+static inline __attribute__((unused)) void npx_dev_free(void *p) { NPX_CUDA_CHECK(cudaFree(p)); }
+
+static inline __attribute__((unused)) void *npx_dev_upload(const void *host, size_t n)
+{
+    void *p = npx_dev_alloc(n, false);
+    if (n)
+        NPX_CUDA_CHECK(cudaMemcpy(p, host, n, cudaMemcpyHostToDevice));
+    return p;
+}
+
+static inline __attribute__((unused)) long long *npx_dev_ll(long long value)
+{
+    return (long long *)npx_dev_upload(&value, sizeof value);
+}
+
+static inline __attribute__((unused)) unsigned npx_dev_blocks(int64_t n)
+{
+    int64_t blocks = (n + NPX_THREADS - 1) / NPX_THREADS;
+    return blocks < 1 ? 1u : blocks > 65535 ? 65535u : (unsigned)blocks;
+}
+
+static inline __attribute__((unused)) cublasHandle_t npx_dev_blas(void)
+{
+    static cublasHandle_t handle;        /* one per program, made on first use */
+    static bool made;
+    if (!made) {
+        NPX_CUBLAS_CHECK(cublasCreate(&handle));
+        made = true;
+    }
+    return handle;
+}
+
+static inline __attribute__((unused)) npx_dev_status *npx_dev_status_new(void)
+{
+    return (npx_dev_status *)npx_dev_alloc(sizeof(npx_dev_status), true);
+}
+
+/* On the device: keep the first error only. */
+__device__ static inline __attribute__((unused)) void npx_dev_fail(npx_dev_status *st, int line, int kind,
+                                                                     long long a, long long b)
+{
+    if (atomicAdd(&st->failed, 1) == 0) {
+        st->line = line;
+        st->kind = kind;
+        st->a = a;
+        st->b = b;
+    }
+}
+
+/* On the host, after the kernels that may fail: one sync. */
+static inline __attribute__((unused)) void npx_dev_check(const npx_state *st, const npx_dev_status *dev)
+{
+    npx_dev_status h;
+    NPX_CUDA_CHECK(cudaMemcpy(&h, dev, sizeof h, cudaMemcpyDeviceToHost));
+    if (!h.failed)
+        return;
+    if (h.kind == NPX_FAIL_BINCOUNT_NEGATIVE)
+        npx_runtime_error(st, h.line, "bincount: element %lld of the input is %lld; bincount counts non-negative "
+                          "integers only", h.a, h.b);
+    npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
+}
+
+/* bincount's length: the largest value + 1, at least minlength. */
+static inline __attribute__((unused)) int64_t npx_dev_read_max(long long *dev_max, int64_t minlength)
+{
+    long long m;
+    NPX_CUDA_CHECK(cudaMemcpy(&m, dev_max, sizeof m, cudaMemcpyDeviceToHost));
+    npx_dev_free(dev_max);
+    return m + 1 > minlength ? (int64_t)m + 1 : minlength;
+}
+
+#define NPX_DEV_POW_CHECKED(s, T)                                                                          \
+    __device__ static inline __attribute__((unused)) T npx_pow_checked_##s(npx_dev_status *st, int line, T a, T b) \
+    {                                                                                                      \
+        if (b < 0) {                                                                                       \
+            npx_dev_fail(st, line, NPX_FAIL_NEGATIVE_POWER, (long long)b, 0);                              \
+            return 0;                                                                                      \
+        }                                                                                                  \
+        return npx_pow_##s(a, b);                                                                          \
+    }
+NPX_DEV_POW_CHECKED(i32, int32_t)
+NPX_DEV_POW_CHECKED(i64, int64_t)
+#undef NPX_DEV_POW_CHECKED
+
+/* A device value back on the host, for --trace and the outputs. */
+static inline __attribute__((unused)) void *npx_dev_download(npx_dtype t, int ndim, const int64_t *shape,
+                                                               const void *dev)
+{
+    int64_t count = 1;
+    for (int k = 0; k < ndim; k++)
+        count *= shape[k];
+    size_t n = npx_bytes(count, npx_dtype_size(t), "a device value");
+    void *host = npx_alloc(n);
+    if (n)
+        NPX_CUDA_CHECK(cudaMemcpy(host, dev, n, cudaMemcpyDeviceToHost));
+    return host;
+}
+
+static inline __attribute__((unused)) void npx_dev_trace(npx_state *st, const char *name, int line, const char *text,
+                                                           npx_dtype t, int ndim, const int64_t *shape, const void *dev)
+{
+    void *host = npx_dev_download(t, ndim, shape, dev);
+    npx_trace(st, name, line, text, t, ndim, shape, host);
+    npx_free(host);
+}
+
+static inline __attribute__((unused)) void npx_dev_output(npx_state *st, int j, npx_dtype t, int ndim,
+                                                            const int64_t *shape, void *dev, bool owned)
+{
+    npx_set_output(st, j, t, ndim, shape, npx_dev_download(t, ndim, shape, dev), true);
+    if (owned)
+        npx_dev_free(dev);
+}
