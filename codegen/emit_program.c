@@ -71,6 +71,7 @@ static void emit_run(Emitter *e)
     e->t->begin_run(e);
     for (int s = 0; s < p->nstmts; s++)
         emit_statement(e, s);
+    e->t->end_compute(e);
     emit_blank(e);
     emit_line(e, "/* outputs */");
     for (int j = 0; j < p->noutputs; j++)

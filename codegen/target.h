@@ -23,6 +23,7 @@ struct Target {
     void (*bincount)(Emitter *e, Ref r, const IrStmt *st);
     void (*trace)(Emitter *e, const IrStmt *st, const Value *v);
     void (*free)(Emitter *e, const Value *v);
+    void (*end_compute)(Emitter *e);           /* after the last statement, before the outputs */
     void (*output)(Emitter *e, int j, const Value *v);
     void (*end_run)(Emitter *e);
     void (*epilogue)(Emitter *e);              /* after npx_run: kernels, tables, main */

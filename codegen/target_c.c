@@ -138,6 +138,7 @@ const Target target_c = {
     .bincount = c_bincount,
     .trace = c_trace,
     .free = c_free,
+    .end_compute = c_nothing,
     .output = c_output,
     .end_run = c_nothing,
     .epilogue = c_epilogue,

@@ -42,11 +42,6 @@ static void cuda_prologue(Emitter *e)
     e->out = open_memstream(&s->run_text, &s->run_len);
 }
 
-static void cuda_begin_run(Emitter *e)
-{
-    emit_line(e, "npx_dev_status *dev_status = npx_dev_status_new();");
-}
-
 static const char *bytes(Emitter *e, const Value *v)
 {
     const char *ct = dtype_ctype(v->dtype);
@@ -54,11 +49,25 @@ static const char *bytes(Emitter *e, const Value *v)
                         v->shape.ndim ? cx_dims(e, v->shape.d, v->shape.ndim) : "1", ct, v->cname);
 }
 
-static void cuda_input(Emitter *e, const Value *v)
+/* Inputs go to the device first, all together, so that --bench can time the
+ * copies apart from the computation. */
+static void cuda_begin_run(Emitter *e)
 {
-    const char *ct = dtype_ctype(v->dtype);
-    emit_line(e, "%s *%s = (%s *)npx_dev_upload(st->in[%d].data, %s);", ct, v->cname, ct, v->index, bytes(e, v));
+    Program *p = e->p;
+    emit_line(e, "cudaEvent_t ev[4];");
+    emit_line(e, "npx_dev_mark(&ev[0]);");
+    for (int i = 0; i < p->nstmts; i++) {
+        const Value *v = V(p, p->stmts[i].value);
+        if (p->stmts[i].kind != ST_INPUT)
+            continue;
+        const char *ct = dtype_ctype(v->dtype);
+        emit_line(e, "%s *%s = (%s *)npx_dev_upload(st->in[%d].data, %s);", ct, v->cname, ct, v->index, bytes(e, v));
+    }
+    emit_line(e, "npx_dev_mark(&ev[1]);");
+    emit_line(e, "npx_dev_status *dev_status = npx_dev_status_new();");
 }
+
+static void cuda_input(Emitter *e, const Value *v) {}
 
 static void cuda_declare(Emitter *e, const Value *v, bool zeroed)
 {
@@ -200,6 +209,35 @@ static void cuda_matmul(Emitter *e, Ref r)
     emit_close(e, NULL);
 }
 
+/* bincount when the bins fit in shared memory: each block counts its part
+ * there, then adds its counts to the result with one atomic per bin. */
+static void bincount_shared(Emitter *e, Ref r, const Value *x)
+{
+    Cuda *s = S(e);
+    const Value *v = V(e->p, r);
+    const char *iv[] = { "i" }, *args;
+    emit_uses_reset(e);
+    s->what = v->cname;
+    const char *bin = cx_value(e, v->args[0], iv, NPX_I64);
+    const char *w = v->nargs == 2 ? cx_value(e, v->args[1], iv, NPX_F64) : "1ull";
+    const char *len = cx_dim(e, v->shape.d[0]), *n = cx_dim(e, x->shape.d[0]);
+    const char *t = v->nargs == 2 ? "double" : "unsigned long long";
+    emit_use_value(e, r);
+    const char *params = kernel_params(e, &args, false);
+    const char *name = arena_printf(e->p->arena, "k_%s_shared_%d", v->cname, ++s->nkernels);
+    FILE *k = s->kernels;
+    fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
+    fprintf(k, "    NPX_SHARED(%s, bins, NPX_SHARED_BINS);\n", t);
+    fprintf(k, "    for (int64_t b = threadIdx.x; b < %s; b += blockDim.x)\n        bins[b] = 0;\n", len);
+    fprintf(k, "    __syncthreads();\n");
+    fprintf(k, "    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < %s;\n", n);
+    fprintf(k, "         i += (int64_t)gridDim.x * blockDim.x)\n        atomicAdd(&bins[%s], %s);\n", bin, w);
+    fprintf(k, "    __syncthreads();\n");
+    fprintf(k, "    for (int64_t b = threadIdx.x; b < %s; b += blockDim.x)\n        if (bins[b])\n", len);
+    fprintf(k, "            atomicAdd((%s *)&%s[b], bins[b]);\n}\n", t, v->cname);
+    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, 0, 0, %s);", name, n, args);
+}
+
 /* bincount: one kernel checks for negative values and finds the largest (one
  * host sync to size the result), one counts with atomics. */
 static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
@@ -221,6 +259,12 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     emit_line(e, "npx_dev_check(st, dev_status);");
     emit_line(e, "int64_t %s = npx_dev_read_max(%s, %lld);", len, biggest, (long long)v->ival);
     cuda_declare(e, v, true);
+    emit_line(e, "if (%s <= NPX_SHARED_BINS)", len);
+    e->indent++;
+    bincount_shared(e, r, x);
+    e->indent--;
+    emit_line(e, "else");
+    e->indent++;
     e->t->open_nest(e, v->cname, xd, iv, 1);
     const char *bin = cx_value(e, v->args[0], iv, NPX_I64);
     if (v->nargs == 2)
@@ -229,6 +273,7 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
         emit_line(e, "atomicAdd((unsigned long long *)&%s[%s], 1ull);", v->cname, bin);
     emit_use_value(e, r);
     e->t->close_nest(e);
+    e->indent--;
 }
 
 static void cuda_trace(Emitter *e, const IrStmt *st, const Value *v)
@@ -251,10 +296,17 @@ static void cuda_output(Emitter *e, int j, const Value *v)
     emit_close(e, e->p->outputs[j]);
 }
 
+static void cuda_end_compute(Emitter *e)
+{
+    emit_line(e, "npx_dev_check(st, dev_status);");
+    emit_line(e, "npx_dev_mark(&ev[2]);");
+}
+
 static void cuda_end_run(Emitter *e)
 {
     Program *p = e->p;
-    emit_line(e, "npx_dev_check(st, dev_status);");
+    emit_line(e, "npx_dev_mark(&ev[3]);");
+    emit_line(e, "npx_dev_times(st, ev);");
     for (int i = 0; i < p->nstmts; i++)
         if (p->stmts[i].kind == ST_INPUT)
             emit_line(e, "npx_dev_free(%s);", V(p, p->stmts[i].value)->cname);
@@ -291,6 +343,7 @@ const Target target_cuda = {
     .bincount = cuda_bincount,
     .trace = cuda_trace,
     .free = cuda_free,
+    .end_compute = cuda_end_compute,
     .output = cuda_output,
     .end_run = cuda_end_run,
     .epilogue = cuda_epilogue,

@@ -17,10 +17,12 @@ static void npx_main_free_outputs(npx_state *st)
     memset(st->out, 0, (size_t)st->prog->noutputs * sizeof *st->out);
 }
 
-/* --bench N: a warm-up run (the one that traces), then N timed runs. */
+/* --bench N: a warm-up run (the one that traces), then N timed runs. A run
+ * that times its device work itself is reported by that time, with its
+ * copies on a line of their own. */
 static int npx_main_bench(npx_state *st, int64_t n)
 {
-    double *t = (double *)malloc((size_t)n * sizeof *t), min, median;
+    double *t = (double *)malloc((size_t)n * 3 * sizeof *t), min, median, h2d, d2h;
     if (!t) {
         npx_error("--bench: out of memory");
         return -1;
@@ -31,10 +33,17 @@ static int npx_main_bench(npx_state *st, int64_t n)
         npx_main_free_outputs(st);
         double t0 = npx_time_now();
         st->prog->run(st);
-        t[i] = npx_time_now() - t0;
+        t[i] = st->device_timed ? st->device_s : npx_time_now() - t0;
+        t[n + i] = st->h2d_s;
+        t[2 * n + i] = st->d2h_s;
     }
     npx_bench_stats(t, n, &min, &median);
     printf("npx-bench: runs=%lld min_s=%.9g median_s=%.9g\n", (long long)n, min, median);
+    if (st->device_timed) {
+        npx_bench_stats(t + n, n, &min, &h2d);
+        npx_bench_stats(t + 2 * n, n, &min, &d2h);
+        printf("npx-bench-copy: h2d_s=%.9g d2h_s=%.9g\n", h2d, d2h);
+    }
     free(t);
     return 0;
 }

@@ -84,6 +84,10 @@ struct npx_state {
     npx_array *out;                /* noutputs, set by run */
     const char *trace_dir;         /* --trace DIR, or NULL */
     void *trace;                   /* runtime's trace bookkeeping */
+    /* Set by a run that times itself (CUDA: events): its device work, and
+     * its copies to and from the device, in seconds. --bench uses them. */
+    bool device_timed;
+    double device_s, h2d_s, d2h_s;
 };
 
 /* The whole program: parse argv, load inputs, run, write outputs. Returns the

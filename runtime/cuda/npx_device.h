@@ -5,6 +5,7 @@
  * .npx line. npxc pastes it after the runtime into every .cu file. */
 
 #define NPX_THREADS 256
+#define NPX_SHARED_BINS 4096     /* bincount counts in shared memory up to this many bins */
 
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2 };
 
@@ -135,4 +136,26 @@ static inline __attribute__((unused)) void npx_dev_output(npx_state *st, int j, 
     npx_set_output(st, j, t, ndim, shape, npx_dev_download(t, ndim, shape, dev), true);
     if (owned)
         npx_dev_free(dev);
+}
+
+/* --bench on the device: four events around the uploads, the computation
+ * and the downloads of one run. */
+static inline __attribute__((unused)) void npx_dev_mark(cudaEvent_t *ev)
+{
+    NPX_CUDA_CHECK(cudaEventCreate(ev));
+    NPX_CUDA_CHECK(cudaEventRecord(*ev, 0));
+}
+
+static inline __attribute__((unused)) void npx_dev_times(npx_state *st, cudaEvent_t *ev)
+{
+    float ms[3];
+    NPX_CUDA_CHECK(cudaEventSynchronize(ev[3]));
+    for (int i = 0; i < 3; i++)
+        NPX_CUDA_CHECK(cudaEventElapsedTime(&ms[i], ev[i], ev[i + 1]));
+    for (int i = 0; i < 4; i++)
+        NPX_CUDA_CHECK(cudaEventDestroy(ev[i]));
+    st->device_timed = true;
+    st->h2d_s = ms[0] * 1e-3;
+    st->device_s = ms[1] * 1e-3;
+    st->d2h_s = ms[2] * 1e-3;
 }
