@@ -17,7 +17,7 @@ NPXC_OBJS = $(NPXC_SRCS:%.c=$(B)/%.o) $(B)/lexer/lexer.o $(B)/parser/parser.o $(
             $(B)/cuda_embed.o $(B)/device_embed.o
 RT_OBJS   = $(RT_SRCS:%.c=$(B)/%.o)
 
-.PHONY: all check check-fast check-san demo deps clean
+.PHONY: all check check-fast check-san check-gpu bench demo deps clean
 all: $(B)/npxc $(B)/npxcmp
 
 $(B)/npxc: $(NPXC_OBJS)
@@ -77,6 +77,14 @@ check-san:
 
 demo: all
 	@tools/demo.sh $(B)
+
+# On a machine with an NVIDIA GPU: every program built by nvcc, run, and
+# compared with the C program; compute-sanitizer; GPU benchmarks.
+check-gpu: all
+	tools/check-gpu.sh $(B)
+
+bench: all
+	python3 bench/run.py
 
 clean:
 	rm -rf build build-san

@@ -54,11 +54,6 @@ npx_dtype dtype_promote(npx_dtype a, npx_dtype b)
     return NPX_F64;
 }
 
-bool dtype_can_cast_same_kind(npx_dtype from, npx_dtype to)
-{
-    return kind(from) <= kind(to);
-}
-
 static const struct { const char *name; npx_dtype t; } dtype_names[] = {
     { "bool", NPX_BOOL }, { "bool_", NPX_BOOL },
     { "i32", NPX_I32 }, { "int32", NPX_I32 },

@@ -167,7 +167,6 @@ npx_dtype dtype_default(npx_dtype t);    /* a weak scalar's own dtype: bool, i64
 bool dtype_is_int(npx_dtype t);
 bool dtype_is_float(npx_dtype t);
 bool dtype_from_name(const char *name, npx_dtype *out);
-bool dtype_can_cast_same_kind(npx_dtype from, npx_dtype to);
 
 /* lower.c: AST -> IR with dtypes and shapes; returns false on errors */
 struct AstProgramTag;

@@ -157,8 +157,8 @@ static void lower_output(Lower *L, const Stmt *s)
     }
 }
 
-/* name op= value is name = name op value, kept in name's dtype and shape as
- * NumPy's in-place operators do (same_kind casting). */
+/* name op= value is name = name op value, and must keep name's dtype and
+ * shape (SPEC: an error where the result's dtype would differ). */
 static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
 {
     Program *p = L->p;
@@ -173,23 +173,22 @@ static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
                                 : lower_operator(L, s->op, s->op_span, s->span, old, rhs);
     if (!r)
         return 0;
-    Value *vo = V(p, old), *vr = V(p, r);
-    npx_dtype want = vo->weak ? dtype_default(vo->dtype) : vo->dtype;
-    if (!vo->weak && !dtype_can_cast_same_kind(vr->dtype, want)) {
-        diag_error(p->diag, s->op_span, "cannot cast the result of '%s' from %s to %s in place (NumPy's "
-                   "same_kind rule); write %s = %s %s ... to get a %s array",
-                   ast_op_text[s->op], dtype_name(vr->dtype), dtype_name(want), s->name, s->name,
+    const Value *vo = V(p, old), *vr = V(p, r);
+    if (vo->weak)
+        return r;                                 /* a Python scalar: s += 1 is s = s + 1 */
+    if (vr->dtype != vo->dtype) {
+        diag_error(p->diag, s->op_span, "cannot cast the result of '%s' from %s to %s in place; "
+                   "write %s = %s %s ... to get a %s array",
+                   ast_op_text[s->op], dtype_name(vr->dtype), dtype_name(vo->dtype), s->name, s->name,
                    ast_op_text[s->op], dtype_name(vr->dtype));
         return 0;
     }
-    Shape out;
-    if (!vo->weak && (!broadcast_shapes(p, &vo->shape, &vr->shape, &out, s->op_span) ||
-                      memcmp(&out, &vo->shape, sizeof out) != 0)) {
+    if (memcmp(&vr->shape, &vo->shape, sizeof vo->shape) != 0) {
         diag_error(p->diag, s->op_span, "non-broadcastable output operand: the result %s does not fit in %s",
                    shape_str(p, &vr->shape, vr->dtype, false), shape_str(p, &vo->shape, vo->dtype, false));
         return 0;
     }
-    return vo->weak || vr->dtype == want ? r : build_cast(p, s->span, r, want);
+    return r;
 }
 
 static void lower_assign(Lower *L, const Stmt *s)
@@ -208,8 +207,9 @@ static void lower_assign(Lower *L, const Stmt *s)
      * (y = x) gets its own copy. */
     if (r && r < first_val && !V(p, r)->weak)
         r = build_cast(p, s->span, r, V(p, r)->dtype);
+    Ref before = b && b->kind == BIND_VALUE ? b->value : 0;
     b = bind(L, s->name, BIND_VALUE, s->name_span);
-    b->value = r;
+    b->value = r || s->op == AST_NOP ? r : before;   /* a failed x += e leaves x as it was */
     b->version++;
     p->stmts[st].value = r;
     p->stmts[st].version = b->version;
