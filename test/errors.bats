@@ -1,0 +1,109 @@
+#!/usr/bin/env bats
+# Bad programs (test/errors/*.npx): npxc must exit 1 with each diagnostic of
+# the file's "# expect: LINE:COL: error: TEXT" lines, a caret line, and no
+# output file. See check_diagnostic in test_helper.bash.
+
+load test_helper
+
+@test "a name that is never bound is reported where it is used" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/undefined_name.npx"
+}
+
+@test "operands of literal sizes that cannot broadcast are a compile-time error" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/broadcast_mismatch.npx"
+}
+
+@test "a broadcasting mismatch inside a function call is reported at the call" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/broadcast_mismatch_call.npx"
+}
+
+@test "matrix products with different inner sizes are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/matmul_mismatch.npx"
+}
+
+@test "a reduction axis outside the array is rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/axis_out_of_range.npx"
+}
+
+@test "an output that is never bound is rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/output_unbound.npx"
+}
+
+@test "an input declared twice is rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/input_twice.npx"
+}
+
+@test "op= that would change the dtype is rejected as NumPy rejects the cast" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/inplace_cast.npx"
+}
+
+@test "and, or and not are rejected with a hint to use & | and ~" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/and_or_not.npx"
+}
+
+@test "an integer array to a negative literal power is rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/int_pow_negative.npx"
+}
+
+@test "negative and non-integer sizes are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/bad_dims.npx"
+}
+
+@test "a const that is not an integer is rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/bad_const.npx"
+}
+
+@test "an unknown function is reported by name" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/unknown_function.npx"
+}
+
+@test "an unknown dtype is reported by name" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/unknown_dtype.npx"
+}
+
+@test "a keyword argument the function does not take is rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/wrong_keyword.npx"
+}
+
+@test "later-milestone features are reported as not supported yet" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/not_supported_yet.npx"
+}
+
+@test "syntax errors on several lines are all reported" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/syntax_errors.npx"
+}
+
+@test "a bracket that is never closed is reported" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/unclosed_bracket.npx"
+}
+
+@test "three independent errors are all reported, not only the first" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/multiple_errors.npx"
+}
+
+@test "a Python integer too large for the array's dtype is rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/literal_out_of_bounds.npx"
+}
+
+@test "subtraction and negation of booleans are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/bool_minus.npx"
+}
+
+@test "bitwise operators on floats are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/bitwise_float.npx"
+}
+
+@test "chained comparisons are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/chained_comparison.npx"
+}
+
+@test "every file in test/errors has a test here" {
+    local f name
+    for f in "$BATS_TEST_DIRNAME"/errors/*.npx; do
+        name=$(basename "$f" .npx)
+        grep -q "/errors/$name.npx\"" "$BATS_TEST_FILENAME" || {
+            echo "test/errors/$name.npx has no test in $BATS_TEST_FILENAME" >&2
+            return 1
+        }
+    done
+}

@@ -1,0 +1,165 @@
+#!/usr/bin/env bats
+# Valid programs (test/programs/*.npx): each is compiled with npxc --exe, run
+# on the inputs of its "# run:" line, and compared with NumPy evaluating the
+# same statements (test/ref/npxref.py). See check_program in test_helper.bash.
+
+load test_helper
+
+@test "float arithmetic operators match NumPy, with inf and nan from division by zero" {
+    check_program "$BATS_TEST_DIRNAME/programs/arith_float.npx"
+}
+
+@test "integer arithmetic matches NumPy, with floor division and modulo by zero and negative operands" {
+    check_program "$BATS_TEST_DIRNAME/programs/arith_int.npx"
+}
+
+@test "the most negative integers wrap under // % - and abs as in NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/int_edge.npx"
+}
+
+@test "bitwise operators and shifts past the width match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/bitwise.npx"
+}
+
+@test "comparisons between mixed dtypes and with NaN match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/comparisons.npx"
+}
+
+@test "exponentials, logarithms and roots match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/math_exp_log.npx"
+}
+
+@test "trigonometric and hyperbolic functions match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/math_trig.npx"
+}
+
+@test "rounding and sign functions match NumPy, rint rounding halves to even" {
+    check_program "$BATS_TEST_DIRNAME/programs/math_rounding.npx"
+}
+
+@test "two-argument math functions match NumPy with their dtype promotion" {
+    check_program "$BATS_TEST_DIRNAME/programs/math_binary.npx"
+}
+
+@test "NaN propagates through max, min and argmax and is ignored by fmax and fmin" {
+    check_program "$BATS_TEST_DIRNAME/programs/nan_reductions.npx"
+}
+
+@test "where, isnan, isinf, isfinite, the logical functions and clip match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/logic.npx"
+}
+
+@test "astype converts between all five dtypes as NumPy does, out-of-range floats included" {
+    check_program "$BATS_TEST_DIRNAME/programs/astype.npx"
+}
+
+@test "arithmetic between Python literals is folded as Python folds it" {
+    check_program "$BATS_TEST_DIRNAME/programs/literal_folding.npx"
+}
+
+@test "every pair of array dtypes promotes as NEP 50 says" {
+    check_program "$BATS_TEST_DIRNAME/programs/promotion_arrays.npx"
+}
+
+@test "Python literals are weak scalars under NEP 50" {
+    check_program "$BATS_TEST_DIRNAME/programs/promotion_literals.npx"
+}
+
+@test "0-d inputs and reduction results are strong scalars under NEP 50" {
+    check_program "$BATS_TEST_DIRNAME/programs/promotion_scalars.npx"
+}
+
+@test "broadcasting a row, a column, size-1 axes and rank 3 against rank 1 matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/broadcasting.npx"
+}
+
+@test "sum, mean and prod over every axis form match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/reductions_sum_mean_prod.npx"
+}
+
+@test "max, min, argmax, argmin, any and all over every axis form match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/reductions_minmax.npx"
+}
+
+@test "float32 reductions over 100k elements stay within float32 tolerance of NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/reductions_large_f32.npx"
+}
+
+@test "float64 reductions over a 317x331 matrix match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/reductions_large_f64.npx"
+}
+
+@test "float32 reductions along each axis of a 317x331 matrix match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/reductions_large_2d_f32.npx"
+}
+
+@test "integer and float powers match NumPy, overflow wrapping included" {
+    check_program "$BATS_TEST_DIRNAME/programs/power.npx"
+}
+
+@test "dot, matmul and @ with 1-D and 2-D operands, and outer, match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/linalg.npx"
+}
+
+@test "matrix products of mixed, integer and boolean arrays match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/linalg_dtypes.npx"
+}
+
+@test "transposes in every spelling match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/transpose.npx"
+}
+
+@test "shape, ndim and size are weak Python ints in arithmetic" {
+    check_program "$BATS_TEST_DIRNAME/programs/shape_attrs.npx"
+}
+
+@test "zeros, ones, full, the _like functions and arange match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/creation.npx"
+}
+
+@test "a const works in shapes and as a weak integer in expressions" {
+    check_program "$BATS_TEST_DIRNAME/programs/const.npx"
+}
+
+@test "bincount with weights and minlength matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/bincount.npx"
+}
+
+@test "rebinding names and every op= form match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
+}
+
+@test "an input can also be an output" {
+    check_program "$BATS_TEST_DIRNAME/programs/input_as_output.npx"
+}
+
+@test "float32 arithmetic rounds after every operation as in NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/f32_precision.npx"
+}
+
+@test "overflow to inf, inf arithmetic and underflow match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/inf_overflow.npx"
+}
+
+@test "arithmetic on booleans matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/bool_arith.npx"
+}
+
+@test "long expressions mixing broadcasting and keepdims reductions match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/fused_chain.npx"
+}
+
+@test "a program of 0-d values with scalars from the command line matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/scalars_only.npx"
+}
+
+@test "every file in test/programs has a test here" {
+    local f name
+    for f in "$BATS_TEST_DIRNAME"/programs/*.npx; do
+        name=$(basename "$f" .npx)
+        grep -q "/programs/$name.npx\"" "$BATS_TEST_FILENAME" || {
+            echo "test/programs/$name.npx has no test in $BATS_TEST_FILENAME" >&2
+            return 1
+        }
+    done
+}
