@@ -18,6 +18,7 @@
 # Helpers:
 #   check_program FILE.npx [RUN ARGS...]   compile, run, compare with NumPy
 #   check_diagnostic FILE.npx              a bad program gives its # expect: errors
+#   check_cuda FILE.npx [RUN ARGS...]      (from check_program) the CUDA target, emulated
 #   build_program FILE.npx                 compile with --exe; sets PROG (the binary)
 #                                          and fails if the build warns
 #   npy_write FILE.npy PYEXPR              write np.asarray(PYEXPR) (np is NumPy)
@@ -165,6 +166,29 @@ check_program() {
             "$d/prog_serial" "${args[@]}" -o "$d/out_serial")
         npx_compare "$d/out_serial" "$d/ref" "" "" "${tol[@]}"
     fi
+    check_cuda "$src" "${args[@]}"
+}
+
+# check_cuda FILE.npx RUN ARGS...: the same program through the CUDA target,
+# built against the host emulation and run with its threads in shuffled
+# order (so that a missing barrier shows); its outputs must match the C
+# program's (left in $BATS_TEST_TMPDIR/out by check_program) and NumPy's, and
+# its trace the C program's, statement by statement.
+check_cuda() {
+    local src=$1 d=$BATS_TEST_TMPDIR
+    shift
+    local -a tol=() cflags=()
+    read -r -a tol <<<"$(npx_directive "$src" tolerance)"
+    read -r -a cflags <<<"${CFLAGS:-}"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$src" -o "$d/prog.cu"
+    npx_exec "the emulated CUDA build (g++ -x c++)" \
+        "${CXX:-g++}" -std=c++17 -O1 -Wall -Wextra -Werror "${cflags[@]}" -x c++ "$d/prog.cu" \
+        -o "$d/prog_cuda" -lpthread
+    mkdir -p "$d/out_cuda" "$d/trace_cuda"
+    (cd "$(dirname "$src")" && NPX_EMU_ORDER=shuffle npx_exec "the emulated CUDA program" \
+        "$d/prog_cuda" "$@" -o "$d/out_cuda" --trace "$d/trace_cuda")
+    npx_exec "npxcmp (CUDA trace vs C trace)" "$NPXCMP" "$d/trace_cuda" "$d/trace" "${tol[@]}"
+    npx_compare "$d/out_cuda" "$d/ref" "$d/trace_cuda" "$d/reftrace" "${tol[@]}"
 }
 
 # check_diagnostic FILE.npx: FILE is a bad program. Each of its lines
