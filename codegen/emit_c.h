@@ -11,4 +11,23 @@ void emit_program(FILE *out, Program *p, const Target *t);
 void emit_value(Emitter *e, Ref r, const IrStmt *st);
 void emit_matmul_loops(Emitter *e, Ref r);
 
+/* A reduction, as the targets see it (emit_loops.c). */
+typedef struct {
+    npx_dtype acc;               /* the accumulator's dtype */
+    const char *init;
+    const char *step;            /* folds elem into acc */
+} ReduceCode;
+
+typedef struct ReducePlan {
+    ReduceCode code;
+    Shape kept, reduced;         /* the operand's kept and reduced axes */
+    const char **iv;             /* the index of each axis of the operand */
+    const char *kept_iv[NPX_MAX_RANK], *red_iv[NPX_MAX_RANK];
+    const char *count;           /* how many elements each result reduces */
+    bool arg;                    /* argmax, argmin: the result is best, an index */
+} ReducePlan;
+
+void reduce_plan(Emitter *e, Ref r, ReducePlan *rp);
+const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp);
+
 #endif

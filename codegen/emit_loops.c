@@ -17,7 +17,7 @@ static const char **index_vars(Emitter *e, int n)
 }
 
 /* plain (serial) loops inside a parallel nest */
-static void open_loops(Emitter *e, const Dim *dims, const char **iv, int n)
+static void open_loops(Emitter *e, const Dim *dims, const char *const *iv, int n)
 {
     for (int k = 0; k < n; k++)
         emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[k], iv[k], cx_dim(e, dims[k]), iv[k]);
@@ -50,12 +50,6 @@ static void emit_elementwise(Emitter *e, Ref r)
 }
 
 /* ---- reductions ---- */
-
-typedef struct {
-    npx_dtype acc;               /* accumulator dtype */
-    const char *init;
-    const char *step;            /* "%s" is the accumulator's name */
-} ReduceCode;
 
 static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
 {
@@ -94,46 +88,69 @@ static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
     return (ReduceCode){ t, "0", "" };
 }
 
-static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
+/* Which axes a reduction keeps and which it reduces, with their loop indices,
+ * and how it accumulates. */
+void reduce_plan(Emitter *e, Ref r, ReducePlan *rp)
 {
-    Program *p = e->p;
-    const Value *v = V(p, r), *a = V(p, v->args[0]);
+    const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
     npx_dtype t = a->weak ? dtype_default(a->dtype) : a->dtype;
-    ReduceCode rc = reduce_code(e, v->red, t);
-    int ra = a->shape.ndim, nk = 0, nr = 0;
-    const char **iv = index_vars(e, ra), *kept_iv[NPX_MAX_RANK], *red_iv[NPX_MAX_RANK];
-    Shape kept = { 0, { 0 } }, reduced = { 0, { 0 } };
-    for (int k = 0; k < ra; k++) {
+    memset(rp, 0, sizeof *rp);
+    rp->code = reduce_code(e, v->red, t);
+    rp->iv = index_vars(e, a->shape.ndim);
+    for (int k = 0; k < a->shape.ndim; k++) {
         if (v->axes >> k & 1) {
-            red_iv[nr] = iv[k];
-            reduced.d[nr++] = a->shape.d[k];
+            rp->red_iv[rp->reduced.ndim] = rp->iv[k];
+            rp->reduced.d[rp->reduced.ndim++] = a->shape.d[k];
         } else {
-            kept_iv[nk] = iv[k];
-            kept.d[nk++] = a->shape.d[k];
+            rp->kept_iv[rp->kept.ndim] = rp->iv[k];
+            rp->kept.d[rp->kept.ndim++] = a->shape.d[k];
         }
     }
-    kept.ndim = nk;
-    reduced.ndim = nr;
-    bool arg = v->red == RED_argmax || v->red == RED_argmin, needs_items = arg || v->red == RED_max || v->red == RED_min;
-    const char *count = cx_dims(e, reduced.d, nr);
-    if (needs_items && shape_size_literal(&reduced) != 0 && shape_size_literal(&reduced) < 0)
-        emit_line(e, "if (%s == 0) npx_runtime_error(st, %d, \"zero-size array to reduction operation %s which has "
-                     "no identity\");", count, st->line, reduction_name[v->red]);
-    e->t->declare(e, v, false);
-    e->t->open_nest(e, v->cname, kept.d, kept_iv, nk);
-    emit_line(e, "%s acc = %s;", dtype_ctype(rc.acc), rc.init);
-    if (arg)
-        emit_line(e, "int64_t best = -1, k = 0;");
-    open_loops(e, reduced.d, red_iv, nr);
-    emit_line(e, "const %s elem = %s;", dtype_ctype(rc.acc), cx_value(e, v->args[0], iv, rc.acc));
-    emit_line(e, "%s", rc.step);
-    close_loops(e, nr);
-    const char *result = arg ? "best" : "acc";
+    rp->count = cx_dims(e, rp->reduced.d, rp->reduced.ndim);
+    rp->arg = v->red == RED_argmax || v->red == RED_argmin;
+}
+
+/* The value stored once the accumulator (or, for arg-reductions, best) is final. */
+const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp)
+{
+    const Value *v = V(e->p, r);
+    if (rp->arg)
+        return cx_convert(e, "best", NPX_I64, v->dtype);
     if (v->red == RED_mean)
-        result = arena_printf(A(e), "acc / (double)(%s)", count);
-    result = cx_convert(e, result, arg ? NPX_I64 : v->red == RED_mean ? NPX_F64 : rc.acc, v->dtype);
-    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &kept, kept_iv)), result);
+        return cx_convert(e, arena_printf(A(e), "acc / (double)(%s)", rp->count), NPX_F64, v->dtype);
+    return cx_convert(e, "acc", rp->code.acc, v->dtype);
+}
+
+/* One loop nest over the kept axes; each iteration runs over the reduced ones. */
+static void reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
+{
+    const Value *v = V(e->p, r);
+    e->t->open_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
+    emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
+    if (rp->arg)
+        emit_line(e, "int64_t best = -1, k = 0;");
+    open_loops(e, rp->reduced.d, rp->red_iv, rp->reduced.ndim);
+    emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), cx_value(e, v->args[0], rp->iv, rp->code.acc));
+    emit_line(e, "%s", rp->code.step);
+    close_loops(e, rp->reduced.ndim);
+    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv)), reduce_result(e, r, rp));
     e->t->close_nest(e);
+}
+
+static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
+{
+    const Value *v = V(e->p, r);
+    ReducePlan rp;
+    reduce_plan(e, r, &rp);
+    bool needs_items = rp.arg || v->red == RED_max || v->red == RED_min;
+    if (needs_items && shape_size_literal(&rp.reduced) < 0)
+        emit_line(e, "if (%s == 0) npx_runtime_error(st, %d, \"zero-size array to reduction operation %s which has "
+                     "no identity\");", rp.count, st->line, reduction_name[v->red]);
+    e->t->declare(e, v, false);
+    if (e->t->reduce && !rp.arg)
+        e->t->reduce(e, r, &rp);
+    else
+        reduce_loops(e, r, &rp);
 }
 
 /* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */

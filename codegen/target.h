@@ -6,6 +6,8 @@
 #define NPX_TARGET_H
 #include "emit.h"
 
+typedef struct ReducePlan ReducePlan;
+
 struct Target {
     const char *name;                          /* "c", "cuda" */
     bool scalar_locals;                        /* 0-d values are host locals (else 1-element buffers) */
@@ -15,11 +17,13 @@ struct Target {
     void (*declare)(Emitter *e, const Value *v, bool zeroed);
     /* A parallel loop nest over dims[0..n) with index names iv (n may be 0: one
      * iteration); what is emitted between open and close is its body. */
-    void (*open_nest)(Emitter *e, const char *what, const Dim *dims, const char **iv, int n);
+    void (*open_nest)(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n);
     /* The same over all elements of dims[0..n), with one flat index, i. */
     void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
     void (*close_nest)(Emitter *e);
     void (*matmul)(Emitter *e, Ref r);         /* NULL: the shared loops */
+    /* a reduction other than argmax/argmin, its storage declared; NULL: the shared loops */
+    void (*reduce)(Emitter *e, Ref r, const ReducePlan *rp);
     void (*bincount)(Emitter *e, Ref r, const IrStmt *st);
     void (*trace)(Emitter *e, const IrStmt *st, const Value *v);
     void (*free)(Emitter *e, const Value *v);

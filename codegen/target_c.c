@@ -46,7 +46,7 @@ static void c_declare(Emitter *e, const Value *v, bool zeroed)
 
 /* Loops a C compiler vectorizes and OpenMP shares out: nested for loops, the
  * outermost parallel. */
-static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const char **iv, int n)
+static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
 {
     if (n == 0)
         emit_block(e);

@@ -91,7 +91,7 @@ static void begin_kernel(Emitter *e, const char *what, const Dim *dims, int n)
     s->size = n ? cx_dims(e, dims, n) : "1";
 }
 
-static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const char **iv, int n)
+static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
 {
     begin_kernel(e, what, dims, n);
     if (n == 1)
@@ -154,6 +154,62 @@ static void cuda_close_nest(Emitter *e)
     free(s->body_text);
     s->body_text = NULL;
     emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, 0, 0%s%s);", name, size, *args ? ", " : "", args);
+}
+
+/* ---- reductions: one block per result, its threads share the reduced
+ * elements, then combine their accumulators in shared memory ---- */
+
+static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, const char *const *iv, const char *ind)
+{
+    if (s->ndim == 1)
+        fprintf(k, "%sconst int64_t %s = %s;\n", ind, iv[0], flat);
+    if (s->ndim <= 1)
+        return;
+    fprintf(k, "%sint64_t rest_%s = %s;\n", ind, flat, flat);
+    for (int d = s->ndim - 1; d > 0; d--)
+        fprintf(k, "%sconst int64_t %s = rest_%s %% %s; rest_%s /= %s;\n", ind, iv[d], flat, cx_dim(e, s->d[d]), flat,
+                cx_dim(e, s->d[d]));
+    fprintf(k, "%sconst int64_t %s = rest_%s;\n", ind, iv[0], flat);
+}
+
+static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
+{
+    Cuda *s = S(e);
+    const Value *v = V(e->p, r);
+    const char *acc_t = dtype_ctype(rp->code.acc), *args;
+    emit_uses_reset(e);
+    s->what = v->cname;
+    const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
+    const char *count = cx_dims(e, rp->reduced.d, rp->reduced.ndim);
+    const char *elem = cx_value(e, v->args[0], rp->iv, rp->code.acc);
+    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
+    const char *result = reduce_result(e, r, rp);
+    char *dec_text = NULL;
+    size_t dec_len = 0;
+    FILE *dec = open_memstream(&dec_text, &dec_len);
+    decompose(dec, e, "o", &rp->kept, rp->kept_iv, "        ");
+    fprintf(dec, "\x01");
+    decompose(dec, e, "j", &rp->reduced, rp->red_iv, "            ");
+    fclose(dec);
+    char *split = strchr(dec_text, '\x01');
+    *split = 0;
+    const char *params = kernel_params(e, &args, false);
+    const char *name = arena_printf(e->p->arena, "k_%s_%d", v->cname, ++s->nkernels);
+    FILE *k = s->kernels;
+    fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
+    fprintf(k, "    NPX_SHARED(%s, part, NPX_THREADS);\n", acc_t);
+    fprintf(k, "    for (int64_t o = blockIdx.x; o < %s; o += gridDim.x) {\n%s", outputs, dec_text);
+    fprintf(k, "        %s acc = %s;\n", acc_t, rp->code.init);
+    fprintf(k, "        for (int64_t j = threadIdx.x; j < %s; j += blockDim.x) {\n%s", count, split + 1);
+    fprintf(k, "            const %s elem = %s;\n            %s\n        }\n", acc_t, elem, rp->code.step);
+    fprintf(k, "        part[threadIdx.x] = acc;\n        __syncthreads();\n");
+    fprintf(k, "        for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {\n");
+    fprintf(k, "            if (threadIdx.x < half) {\n                const %s elem = part[threadIdx.x + half];\n", acc_t);
+    fprintf(k, "                %s\n                part[threadIdx.x] = acc;\n            }\n", rp->code.step);
+    fprintf(k, "            __syncthreads();\n        }\n");
+    fprintf(k, "        if (threadIdx.x == 0)\n            %s = %s;\n        __syncthreads();\n    }\n}\n", store, result);
+    free(dec_text);
+    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s * NPX_THREADS), NPX_THREADS, 0, 0, %s);", name, outputs, args);
 }
 
 /* ---- matrix products: cuBLAS on row-major data by operand order ---- */
@@ -340,6 +396,7 @@ const Target target_cuda = {
     .open_flat = cuda_open_flat,
     .close_nest = cuda_close_nest,
     .matmul = cuda_matmul,
+    .reduce = cuda_reduce,
     .bincount = cuda_bincount,
     .trace = cuda_trace,
     .free = cuda_free,

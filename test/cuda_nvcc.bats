@@ -14,7 +14,7 @@ setup_file() {
     mkdir -p "$dir"
     # shellcheck disable=SC2016
     printf '%s\n' "$NPX_ROOT"/test/programs/*.npx "$NPX_ROOT"/samples/*.npx |
-        xargs -P 2 -I{} sh -c 'n=$(basename "$1" .npx); "$2" -t cuda "$1" -o "$3/$n.cu" &&
+        xargs -P 2 -I{} sh -c 'n=$(basename "$(dirname "$1")")_$(basename "$1" .npx); "$2" -t cuda "$1" -o "$3/$n.cu" &&
             nvcc -O1 -arch=sm_90 -Werror all-warnings "$3/$n.cu" -o "$3/$n" -lcublas >"$3/$n.log" 2>&1 ||
             echo "$n" >>"$3/failed"' _ {} "$NPXC" "$dir"
 }
