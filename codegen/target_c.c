@@ -1,8 +1,40 @@
 /* target_c.c: the C target's hooks: host memory, OpenMP loops, 0-d values as
  * local variables. */
+#include <string.h>
 #include "emit_c.h"
 #include "runtime_text.h"
 #include "target.h"
+
+/* glibc's vector math: declared with gcc's simd attribute, a loop that calls
+ * expf computes 8 or 16 of them at once (libmvec, which -lm links on
+ * x86-64; within 4 ulp). */
+static void emit_vector_math(Emitter *e)
+{
+    static const char *const since_2_22[] = { "exp", "log", "sin", "cos", "pow", NULL };
+    static const char *const since_2_35[] = { "exp2", "expm1", "log2", "log10", "log1p", "tan", "asin", "acos",
+                                              "atan", "atan2", "sinh", "cosh", "tanh", "hypot", NULL };
+    static const char *const two_args[] = { "pow", "atan2", "hypot", NULL };
+    emit_line(e, "/* glibc's vector math (libmvec, linked by -lm): loops call these on whole vectors */");
+    emit_line(e, "#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__GLIBC__) && \\");
+    emit_line(e, "    !defined(NPX_NO_VECTOR_MATH)");
+    emit_line(e, "#define NPX_SIMD __attribute__((simd(\"notinbranch\")))");
+    for (int list = 0; list < 2; list++) {
+        const char *const *names = list ? since_2_35 : since_2_22;
+        if (list)
+            emit_line(e, "#if __GLIBC_PREREQ(2, 35)");
+        for (int i = 0; names[i]; i++) {
+            bool two = false;
+            for (int j = 0; two_args[j]; j++)
+                two |= strcmp(two_args[j], names[i]) == 0;
+            emit_line(e, "NPX_SIMD float %sf(float%s);", names[i], two ? ", float" : "");
+            emit_line(e, "NPX_SIMD double %s(double%s);", names[i], two ? ", double" : "");
+        }
+        if (list)
+            emit_line(e, "#endif");
+    }
+    emit_line(e, "#endif");
+    emit_blank(e);
+}
 
 static void c_prologue(Emitter *e)
 {
@@ -19,6 +51,7 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_PARALLEL_FOR");
     emit_line(e, "#endif");
     emit_blank(e);
+    emit_vector_math(e);
 }
 
 static void c_nothing(Emitter *e) {}
