@@ -16,6 +16,7 @@ typedef struct {
     npx_dtype acc;               /* the accumulator's dtype */
     const char *init;
     const char *step;            /* folds elem into acc */
+    const char *simd;            /* the pragma macro that vectorizes it, or NULL */
 } ReduceCode;
 
 typedef struct ReducePlan {

@@ -16,11 +16,15 @@ static const char **index_vars(Emitter *e, int n)
     return iv;
 }
 
-/* plain (serial) loops inside a parallel nest */
-static void open_loops(Emitter *e, const Dim *dims, const char *const *iv, int n)
+/* plain loops inside a parallel nest; simd, when given, is the pragma
+ * (a macro of the prologue) that lets the innermost one be vectorized */
+static void open_loops(Emitter *e, const Dim *dims, const char *const *iv, int n, const char *simd)
 {
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+        if (simd && k == n - 1)
+            emit_line(e, "%s", simd);
         emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[k], iv[k], cx_dim(e, dims[k]), iv[k]);
+    }
 }
 
 static void close_loops(Emitter *e, int n)
@@ -59,33 +63,33 @@ static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
     switch (red) {
     case RED_sum:
     case RED_mean:
-        return fl ? (ReduceCode){ NPX_F64, "0", "acc += elem;" }
-                  : (ReduceCode){ NPX_I64, "0", "acc = npx_add_i64(acc, elem);" };
+        return fl ? (ReduceCode){ NPX_F64, "0", "acc += elem;", "NPX_SIMD_SUM" }
+                  : (ReduceCode){ NPX_I64, "0", "acc = npx_add_i64(acc, elem);", NULL };
     case RED_prod:
-        return fl ? (ReduceCode){ NPX_F64, "1", "acc *= elem;" }
-                  : (ReduceCode){ NPX_I64, "1", "acc = npx_mul_i64(acc, elem);" };
+        return fl ? (ReduceCode){ NPX_F64, "1", "acc *= elem;", "NPX_SIMD_PRODUCT" }
+                  : (ReduceCode){ NPX_I64, "1", "acc = npx_mul_i64(acc, elem);", NULL };
     case RED_max:
         if (t == NPX_BOOL)
-            return (ReduceCode){ t, "false", "acc = acc || elem;" };
-        return fl ? (ReduceCode){ t, "-INFINITY", arena_printf(A(e), "acc = npx_maximum_%s(acc, elem);", sfx) }
-                  : (ReduceCode){ t, imin, "acc = elem > acc ? elem : acc;" };
+            return (ReduceCode){ t, "false", "acc = acc || elem;", NULL };
+        return fl ? (ReduceCode){ t, "-INFINITY", arena_printf(A(e), "acc = npx_maximum_%s(acc, elem);", sfx), NULL }
+                  : (ReduceCode){ t, imin, "acc = elem > acc ? elem : acc;", NULL };
     case RED_min:
         if (t == NPX_BOOL)
-            return (ReduceCode){ t, "true", "acc = acc && elem;" };
-        return fl ? (ReduceCode){ t, "INFINITY", arena_printf(A(e), "acc = npx_minimum_%s(acc, elem);", sfx) }
-                  : (ReduceCode){ t, imax, "acc = elem < acc ? elem : acc;" };
-    case RED_any: return (ReduceCode){ NPX_BOOL, "false", "acc = acc || elem;" };
-    case RED_all: return (ReduceCode){ NPX_BOOL, "true", "acc = acc && elem;" };
+            return (ReduceCode){ t, "true", "acc = acc && elem;", NULL };
+        return fl ? (ReduceCode){ t, "INFINITY", arena_printf(A(e), "acc = npx_minimum_%s(acc, elem);", sfx), NULL }
+                  : (ReduceCode){ t, imax, "acc = elem < acc ? elem : acc;", NULL };
+    case RED_any: return (ReduceCode){ NPX_BOOL, "false", "acc = acc || elem;", NULL };
+    case RED_all: return (ReduceCode){ NPX_BOOL, "true", "acc = acc && elem;", NULL };
     case RED_argmax:
     case RED_argmin: {
         const char *cmp = red == RED_argmax ? ">" : "<";
         const char *better = fl ? arena_printf(A(e), "best < 0 || (!isnan(acc) && (elem %s acc || isnan(elem)))", cmp)
                                 : arena_printf(A(e), "best < 0 || elem %s acc", cmp);
-        return (ReduceCode){ t, "0", arena_printf(A(e), "if (%s) { acc = elem; best = k; } k++;", better) };
+        return (ReduceCode){ t, "0", arena_printf(A(e), "if (%s) { acc = elem; best = k; } k++;", better), NULL };
     }
     default: break;
     }
-    return (ReduceCode){ t, "0", "" };
+    return (ReduceCode){ t, "0", "", NULL };
 }
 
 /* Which axes a reduction keeps and which it reduces, with their loop indices,
@@ -129,7 +133,7 @@ static void reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
     emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
     if (rp->arg)
         emit_line(e, "int64_t best = -1, k = 0;");
-    open_loops(e, rp->reduced.d, rp->red_iv, rp->reduced.ndim);
+    open_loops(e, rp->reduced.d, rp->red_iv, rp->reduced.ndim, rp->code.simd);
     emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), cx_value(e, v->args[0], rp->iv, rp->code.acc));
     emit_line(e, "%s", rp->code.step);
     close_loops(e, rp->reduced.ndim);
@@ -177,6 +181,8 @@ void emit_matmul_loops(Emitter *e, Ref r)
     e->t->open_nest(e, v->cname, od, oi, no);
     const char *x = cx_value(e, v->args[0], ai, acc), *y = cx_value(e, v->args[1], bi, acc);
     emit_line(e, "%s acc = %s;", dtype_ctype(acc), acc == NPX_BOOL ? "false" : "0");
+    if (acc == NPX_F64)
+        emit_line(e, "NPX_SIMD_SUM");
     emit_line(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, a->shape.d[a->shape.ndim - 1]));
     if (acc == NPX_BOOL)
         emit_line(e, "    acc = acc || (%s && %s);", x, y);

@@ -39,6 +39,10 @@ static void cuda_prologue(Emitter *e)
     fwrite(npx_device_text, 1, npx_device_len, e->out);
     emit_blank(e);
     emit_line(e, "/* ---- program %s ---- */", e->p->source);
+    emit_blank(e);
+    emit_line(e, "/* a thread's own loops stay as they are */");
+    emit_line(e, "#define NPX_SIMD_SUM");
+    emit_line(e, "#define NPX_SIMD_PRODUCT");
     e->out = open_memstream(&s->run_text, &s->run_len);
 }
 
