@@ -30,5 +30,6 @@ typedef struct ReducePlan {
 
 void reduce_plan(Emitter *e, Ref r, ReducePlan *rp);
 const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp);
+void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp);
 
 #endif

@@ -126,7 +126,7 @@ const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp)
 }
 
 /* One loop nest over the kept axes; each iteration runs over the reduced ones. */
-static void reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
+void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
 {
     const Value *v = V(e->p, r);
     e->t->open_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
@@ -154,7 +154,7 @@ static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
     if (e->t->reduce && !rp.arg)
         e->t->reduce(e, r, &rp);
     else
-        reduce_loops(e, r, &rp);
+        emit_reduce_loops(e, r, &rp);
 }
 
 /* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */

@@ -140,6 +140,42 @@ static void c_matmul(Emitter *e, Ref r)
     c_close_nest(e);
 }
 
+/* A reduction over the first axis of a matrix (x.sum(axis=0)): the rows
+ * stream through in memory order, each thread owning a block of columns and
+ * one accumulator per column, so the inner loop is contiguous and vectorizes.
+ * Other reductions take the shared loops. */
+static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
+{
+    const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
+    if (a->shape.ndim != 2 || v->axes != 1u) {
+        emit_reduce_loops(e, r, rp);
+        return;
+    }
+    const char *acc_t = dtype_ctype(rp->code.acc), *cols = cx_dim(e, a->shape.d[1]);
+    const char *const idx[2] = { "i0", "j" }, *const out_idx[2] = { "j", "j" };
+    const char *elem = cx_value(e, v->args[0], idx, rp->code.acc);
+    const char *out = cx_load(e, r, cx_flat(e, &v->shape, v->keepdims ? (const char *const[]){ "0", "j" } : out_idx));
+    emit_line(e, "NPX_PARALLEL_FOR");
+    emit_open(e, "for (int64_t jb = 0; jb < %s; jb += 256)", cols);
+    emit_line(e, "const int64_t je = jb + 256 < %s ? jb + 256 : %s;", cols, cols);
+    emit_line(e, "%s accs[256];", acc_t);
+    emit_line(e, "for (int64_t j = jb; j < je; j++)");
+    emit_line(e, "    accs[j - jb] = %s;", rp->code.init);
+    emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0++)", cx_dim(e, a->shape.d[0]));
+    emit_open(e, "for (int64_t j = jb; j < je; j++)");
+    emit_line(e, "%s acc = accs[j - jb];", acc_t);
+    emit_line(e, "const %s elem = %s;", acc_t, elem);
+    emit_line(e, "%s", rp->code.step);
+    emit_line(e, "accs[j - jb] = acc;");
+    emit_close(e, NULL);
+    emit_close(e, NULL);
+    emit_open(e, "for (int64_t j = jb; j < je; j++)");
+    emit_line(e, "const %s acc = accs[j - jb];", acc_t);
+    emit_line(e, "%s = %s;", out, reduce_result(e, r, rp));
+    emit_close(e, NULL);
+    emit_close(e, NULL);
+}
+
 /* trace and outputs: the runtime reads host memory directly */
 static const char *data_ptr(Emitter *e, const Value *v)
 {
@@ -204,6 +240,7 @@ const Target target_c = {
     .open_flat = c_open_flat,
     .close_nest = c_close_nest,
     .matmul = c_matmul,
+    .reduce = c_reduce,
     .bincount = c_bincount,
     .trace = c_trace,
     .free = c_free,

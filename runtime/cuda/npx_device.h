@@ -76,7 +76,7 @@ __device__ static inline __attribute__((unused)) void npx_dev_fail(npx_dev_statu
 /* On the host, after the kernels that may fail: one sync. */
 static inline __attribute__((unused)) void npx_dev_check(const npx_state *st, const npx_dev_status *dev)
 {
-    npx_dev_status h;
+    npx_dev_status h = { 0, 0, 0, 0, 0 };
     NPX_CUDA_CHECK(cudaMemcpy(&h, dev, sizeof h, cudaMemcpyDeviceToHost));
     if (!h.failed)
         return;
@@ -89,7 +89,7 @@ static inline __attribute__((unused)) void npx_dev_check(const npx_state *st, co
 /* bincount's length: the largest value + 1, at least minlength. */
 static inline __attribute__((unused)) int64_t npx_dev_read_max(long long *dev_max, int64_t minlength)
 {
-    long long m;
+    long long m = -1;
     NPX_CUDA_CHECK(cudaMemcpy(&m, dev_max, sizeof m, cudaMemcpyDeviceToHost));
     npx_dev_free(dev_max);
     return m + 1 > minlength ? (int64_t)m + 1 : minlength;
