@@ -46,11 +46,20 @@ static void c_prologue(Emitter *e)
     emit_line(e, "/* ---- program %s ---- */", e->p->source);
     emit_blank(e);
     emit_line(e, "/* OpenMP: outer loops shared by the threads, sums and products vectorized */");
+    emit_line(e, "#define NPX_PRIVATE_BINS 65536 /* bincount: one histogram per thread up to this many bins */");
     emit_line(e, "#ifdef _OPENMP");
+    emit_line(e, "#define NPX_PARALLEL _Pragma(\"omp parallel\")");
+    emit_line(e, "#define NPX_FOR_NOWAIT _Pragma(\"omp for nowait\")");
+    emit_line(e, "#define NPX_CRITICAL _Pragma(\"omp critical\")");
+    emit_line(e, "#define NPX_PARALLEL_MINMAX _Pragma(\"omp parallel for simd reduction(min : lo) reduction(max : hi)\")");
     emit_line(e, "#define NPX_PARALLEL_FOR _Pragma(\"omp parallel for\")");
     emit_line(e, "#define NPX_SIMD_SUM _Pragma(\"omp simd reduction(+ : acc)\")");
     emit_line(e, "#define NPX_SIMD_PRODUCT _Pragma(\"omp simd reduction(* : acc)\")");
     emit_line(e, "#else");
+    emit_line(e, "#define NPX_PARALLEL");
+    emit_line(e, "#define NPX_FOR_NOWAIT");
+    emit_line(e, "#define NPX_CRITICAL");
+    emit_line(e, "#define NPX_PARALLEL_MINMAX");
     emit_line(e, "#define NPX_PARALLEL_FOR");
     emit_line(e, "#define NPX_SIMD_SUM");
     emit_line(e, "#define NPX_SIMD_PRODUCT");
@@ -202,29 +211,51 @@ static void c_output(Emitter *e, int j, const Value *v)
     emit_close(e, e->p->outputs[j]);
 }
 
-/* bincount: one pass for the size (and the negative check), one to count. */
+/* bincount: one vectorized pass for the smallest and largest value (the size,
+ * and the negative check), then one that counts, each thread into its own
+ * histogram when the bins are few, merged at the end. An int32 input is read
+ * as it is, never widened into a copy. */
 static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
 {
     Program *p = e->p;
     const Value *v = V(p, r), *x = V(p, v->args[0]);
     const char *len = cx_dim(e, v->shape.d[0]), *n = cx_dim(e, x->shape.d[0]);
-    const char *i[] = { "i" };
+    const char *i[] = { "i" }, *ct = dtype_ctype(v->dtype);
     const char *xi = cx_value(e, v->args[0], i, NPX_I64);
-    emit_line(e, "int64_t %s = %lld;", len, (long long)v->ival);
+    const char *add = v->nargs == 2 ? cx_value(e, v->args[1], i, NPX_F64) : "1";
+    emit_line(e, "int64_t %s;", len);
+    emit_block(e);
+    emit_line(e, "int64_t lo = INT64_MAX, hi = -1;");
+    emit_line(e, "NPX_PARALLEL_MINMAX");
     emit_open(e, "for (int64_t i = 0; i < %s; i++)", n);
     emit_line(e, "const int64_t elem = %s;", xi);
-    emit_line(e, "if (elem < 0)");
-    emit_line(e, "    npx_runtime_error(st, %d, \"bincount: element %%lld of the input is %%lld; bincount counts "
-                 "non-negative integers only\", (long long)i, (long long)elem);", st->line);
-    emit_line(e, "if (elem >= %s)", len);
-    emit_line(e, "    %s = elem + 1;", len);
+    emit_line(e, "lo = elem < lo ? elem : lo;");
+    emit_line(e, "hi = elem > hi ? elem : hi;");
+    emit_close(e, NULL);
+    emit_line(e, "for (int64_t i = 0; lo < 0 && i < %s; i++)", n);
+    emit_line(e, "    if (%s < 0)", xi);
+    emit_line(e, "        npx_runtime_error(st, %d, \"bincount: element %%lld of the input is %%lld; bincount counts "
+                 "non-negative integers only\", (long long)i, (long long)%s);", st->line, xi);
+    emit_line(e, "%s = hi + 1 > %lld ? hi + 1 : %lld;", len, (long long)v->ival, (long long)v->ival);
     emit_close(e, NULL);
     c_declare(e, v, true);
+    emit_open(e, "if (%s <= NPX_PRIVATE_BINS)", len);
+    emit_line(e, "NPX_PARALLEL");
+    emit_block(e);
+    emit_line(e, "%s *mine = (%s *)npx_alloc_zero(npx_bytes(%s, sizeof(%s), \"%s\"));", ct, ct, len, ct, v->cname);
+    emit_line(e, "NPX_FOR_NOWAIT");
     emit_line(e, "for (int64_t i = 0; i < %s; i++)", n);
-    if (v->nargs == 2)
-        emit_line(e, "    %s[%s] += %s;", v->cname, xi, cx_value(e, v->args[1], i, NPX_F64));
-    else
-        emit_line(e, "    %s[%s] += 1;", v->cname, xi);
+    emit_line(e, "    mine[%s] += %s;", xi, add);
+    emit_line(e, "NPX_CRITICAL");
+    emit_line(e, "for (int64_t b = 0; b < %s; b++)", len);
+    emit_line(e, "    %s[b] += mine[b];", v->cname);
+    emit_line(e, "npx_free(mine);");
+    emit_close(e, NULL);
+    e->indent--;
+    emit_open(e, "} else");
+    emit_line(e, "for (int64_t i = 0; i < %s; i++)", n);
+    emit_line(e, "    %s[%s] += %s;", v->cname, xi, add);
+    emit_close(e, NULL);
 }
 
 static void c_epilogue(Emitter *e) { emit_tables(e); }
