@@ -5,6 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "npx_rt.h"
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 
 /* The one global (see npx_rt.h): the program name, set by npx_main. */
 const char *npx_prog_name = "npx";
@@ -37,20 +40,31 @@ __attribute__((noreturn)) static void npx_alloc_fail(size_t nbytes)
     exit(NPX_EXIT_RUNTIME);
 }
 
-void *npx_alloc(size_t nbytes)
+/* Big arrays ask for transparent huge pages, as NumPy's do: a first touch of
+ * 40 MB then takes 20 page faults instead of 10,000. */
+static void *npx_alloc_check(void *p, size_t nbytes)
 {
-    void *p = malloc(nbytes ? nbytes : 1);
     if (!p)
         npx_alloc_fail(nbytes);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    if (nbytes >= ((size_t)4 << 20)) {
+        uintptr_t page = 4096, begin = ((uintptr_t)p + page - 1) & ~(page - 1);
+        uintptr_t end = ((uintptr_t)p + nbytes) & ~(page - 1);
+        if (end > begin)
+            madvise((void *)begin, end - begin, MADV_HUGEPAGE);
+    }
+#endif
     return p;
+}
+
+void *npx_alloc(size_t nbytes)
+{
+    return npx_alloc_check(malloc(nbytes ? nbytes : 1), nbytes);
 }
 
 void *npx_alloc_zero(size_t nbytes)
 {
-    void *p = calloc(nbytes ? nbytes : 1, 1);
-    if (!p)
-        npx_alloc_fail(nbytes);
-    return p;
+    return npx_alloc_check(calloc(nbytes ? nbytes : 1, 1), nbytes);
 }
 
 void npx_free(void *p)

@@ -11,6 +11,9 @@
 #if !defined(_POSIX_C_SOURCE) && !defined(_GNU_SOURCE) && !defined(__cplusplus)
 #define _POSIX_C_SOURCE 200809L
 #endif
+#if !defined(_DEFAULT_SOURCE) && !defined(__cplusplus)
+#define _DEFAULT_SOURCE 1          /* madvise's MADV_HUGEPAGE (alloc.c) */
+#endif
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
