@@ -17,6 +17,7 @@ typedef struct {
     const char *init;
     const char *step;            /* folds elem into acc */
     const char *simd;            /* the pragma macro that vectorizes it, or NULL */
+    const char *par;             /* the one that also shares it among threads, or NULL */
 } ReduceCode;
 
 typedef struct ReducePlan {

@@ -17,11 +17,14 @@ static const char **index_vars(Emitter *e, int n)
 }
 
 /* plain loops inside a parallel nest; simd, when given, is the pragma
- * (a macro of the prologue) that lets the innermost one be vectorized */
-static void open_loops(Emitter *e, const Dim *dims, const char *const *iv, int n, const char *simd)
+ * (a macro of the prologue) that lets the innermost one be vectorized, and
+ * par the one that shares the outermost among the threads */
+static void open_loops(Emitter *e, const Dim *dims, const char *const *iv, int n, const char *simd, const char *par)
 {
     for (int k = 0; k < n; k++) {
-        if (simd && k == n - 1)
+        if (par && k == 0)
+            emit_line(e, "%s%s", par, simd && n == 1 ? "_SIMD" : "");
+        else if (simd && k == n - 1)
             emit_line(e, "%s", simd);
         emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[k], iv[k], cx_dim(e, dims[k]), iv[k]);
     }
@@ -63,33 +66,33 @@ static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
     switch (red) {
     case RED_sum:
     case RED_mean:
-        return fl ? (ReduceCode){ NPX_F64, "0", "acc += elem;", "NPX_SIMD_SUM" }
-                  : (ReduceCode){ NPX_I64, "0", "acc = npx_add_i64(acc, elem);", NULL };
+        return fl ? (ReduceCode){ NPX_F64, "0", "acc += elem;", "NPX_SIMD_SUM", "NPX_PARALLEL_SUM" }
+                  : (ReduceCode){ NPX_I64, "0", "acc = npx_add_i64(acc, elem);", NULL, NULL };
     case RED_prod:
-        return fl ? (ReduceCode){ NPX_F64, "1", "acc *= elem;", "NPX_SIMD_PRODUCT" }
-                  : (ReduceCode){ NPX_I64, "1", "acc = npx_mul_i64(acc, elem);", NULL };
+        return fl ? (ReduceCode){ NPX_F64, "1", "acc *= elem;", "NPX_SIMD_PRODUCT", "NPX_PARALLEL_PRODUCT" }
+                  : (ReduceCode){ NPX_I64, "1", "acc = npx_mul_i64(acc, elem);", NULL, NULL };
     case RED_max:
         if (t == NPX_BOOL)
-            return (ReduceCode){ t, "false", "acc = acc || elem;", NULL };
-        return fl ? (ReduceCode){ t, "-INFINITY", arena_printf(A(e), "acc = npx_maximum_%s(acc, elem);", sfx), NULL }
-                  : (ReduceCode){ t, imin, "acc = elem > acc ? elem : acc;", NULL };
+            return (ReduceCode){ t, "false", "acc = acc || elem;", NULL, NULL };
+        return fl ? (ReduceCode){ t, "-INFINITY", arena_printf(A(e), "acc = npx_maximum_%s(acc, elem);", sfx), NULL, NULL }
+                  : (ReduceCode){ t, imin, "acc = elem > acc ? elem : acc;", NULL, NULL };
     case RED_min:
         if (t == NPX_BOOL)
-            return (ReduceCode){ t, "true", "acc = acc && elem;", NULL };
-        return fl ? (ReduceCode){ t, "INFINITY", arena_printf(A(e), "acc = npx_minimum_%s(acc, elem);", sfx), NULL }
-                  : (ReduceCode){ t, imax, "acc = elem < acc ? elem : acc;", NULL };
-    case RED_any: return (ReduceCode){ NPX_BOOL, "false", "acc = acc || elem;", NULL };
-    case RED_all: return (ReduceCode){ NPX_BOOL, "true", "acc = acc && elem;", NULL };
+            return (ReduceCode){ t, "true", "acc = acc && elem;", NULL, NULL };
+        return fl ? (ReduceCode){ t, "INFINITY", arena_printf(A(e), "acc = npx_minimum_%s(acc, elem);", sfx), NULL, NULL }
+                  : (ReduceCode){ t, imax, "acc = elem < acc ? elem : acc;", NULL, NULL };
+    case RED_any: return (ReduceCode){ NPX_BOOL, "false", "acc = acc || elem;", NULL, NULL };
+    case RED_all: return (ReduceCode){ NPX_BOOL, "true", "acc = acc && elem;", NULL, NULL };
     case RED_argmax:
     case RED_argmin: {
         const char *cmp = red == RED_argmax ? ">" : "<";
         const char *better = fl ? arena_printf(A(e), "best < 0 || (!isnan(acc) && (elem %s acc || isnan(elem)))", cmp)
                                 : arena_printf(A(e), "best < 0 || elem %s acc", cmp);
-        return (ReduceCode){ t, "0", arena_printf(A(e), "if (%s) { acc = elem; best = k; } k++;", better), NULL };
+        return (ReduceCode){ t, "0", arena_printf(A(e), "if (%s) { acc = elem; best = k; } k++;", better), NULL, NULL };
     }
     default: break;
     }
-    return (ReduceCode){ t, "0", "", NULL };
+    return (ReduceCode){ t, "0", "", NULL, NULL };
 }
 
 /* Which axes a reduction keeps and which it reduces, with their loop indices,
@@ -133,7 +136,9 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
     emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
     if (rp->arg)
         emit_line(e, "int64_t best = -1, k = 0;");
-    open_loops(e, rp->reduced.d, rp->red_iv, rp->reduced.ndim, rp->code.simd);
+    /* a reduction to one value has no outer loop to share: its own loop is */
+    const char *par = rp->kept.ndim == 0 ? rp->code.par : NULL;
+    open_loops(e, rp->reduced.d, rp->red_iv, rp->reduced.ndim, rp->code.simd, par);
     emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), cx_value(e, v->args[0], rp->iv, rp->code.acc));
     emit_line(e, "%s", rp->code.step);
     close_loops(e, rp->reduced.ndim);

@@ -55,6 +55,10 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_PARALLEL_FOR _Pragma(\"omp parallel for\")");
     emit_line(e, "#define NPX_SIMD_SUM _Pragma(\"omp simd reduction(+ : acc)\")");
     emit_line(e, "#define NPX_SIMD_PRODUCT _Pragma(\"omp simd reduction(* : acc)\")");
+    emit_line(e, "#define NPX_PARALLEL_SUM _Pragma(\"omp parallel for reduction(+ : acc)\")");
+    emit_line(e, "#define NPX_PARALLEL_SUM_SIMD _Pragma(\"omp parallel for simd reduction(+ : acc)\")");
+    emit_line(e, "#define NPX_PARALLEL_PRODUCT _Pragma(\"omp parallel for reduction(* : acc)\")");
+    emit_line(e, "#define NPX_PARALLEL_PRODUCT_SIMD _Pragma(\"omp parallel for simd reduction(* : acc)\")");
     emit_line(e, "#else");
     emit_line(e, "#define NPX_PARALLEL");
     emit_line(e, "#define NPX_FOR_NOWAIT");
@@ -63,6 +67,10 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_PARALLEL_FOR");
     emit_line(e, "#define NPX_SIMD_SUM");
     emit_line(e, "#define NPX_SIMD_PRODUCT");
+    emit_line(e, "#define NPX_PARALLEL_SUM");
+    emit_line(e, "#define NPX_PARALLEL_SUM_SIMD");
+    emit_line(e, "#define NPX_PARALLEL_PRODUCT");
+    emit_line(e, "#define NPX_PARALLEL_PRODUCT_SIMD");
     emit_line(e, "#endif");
     emit_blank(e);
     emit_vector_math(e);
