@@ -11,6 +11,15 @@ void emit_program(FILE *out, Program *p, const Target *t);
 void emit_value(Emitter *e, Ref r, const IrStmt *st);
 void emit_matmul_loops(Emitter *e, Ref r);
 
+/* A matrix product's operand for BLAS (cuBLAS, CBLAS): false when it is
+ * neither stored nor the transpose of something stored. */
+typedef struct {
+    const Value *stored;         /* the buffer BLAS reads */
+    bool transposed;             /* the operand is stored.T */
+    const char *rows, *cols;     /* the operand's logical shape */
+} GemmOperand;
+bool gemm_operand(Emitter *e, Ref r, bool is_left, GemmOperand *o);
+
 /* A reduction, as the targets see it (emit_loops.c). */
 typedef struct {
     npx_dtype acc;               /* the accumulator's dtype */

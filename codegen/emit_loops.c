@@ -164,6 +164,30 @@ static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
 
 /* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */
 
+/* An operand as BLAS sees it: a stored matrix, possibly transposed. */
+bool gemm_operand(Emitter *e, Ref r, bool is_left, GemmOperand *o)
+{
+    const Value *v = V(e->p, r);
+    o->transposed = false;
+    if (v->kind == IR_TRANSPOSE && !v->materialize && v->shape.ndim == 2) {
+        o->transposed = true;
+        v = V(e->p, v->args[0]);
+    }
+    if (!v->materialize)
+        return false;
+    o->stored = v;
+    const Shape *s = &V(e->p, r)->shape;
+    if (s->ndim == 2) {
+        o->rows = cx_dim(e, s->d[0]);
+        o->cols = cx_dim(e, s->d[1]);
+    } else {                     /* a vector is a row on the left, a column on the right */
+        o->rows = is_left ? "1" : cx_dim(e, s->d[0]);
+        o->cols = is_left ? cx_dim(e, s->d[0]) : "1";
+    }
+    return true;
+}
+
+
 void emit_matmul_loops(Emitter *e, Ref r)
 {
     Program *p = e->p;

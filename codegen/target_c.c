@@ -74,6 +74,15 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#endif");
     emit_blank(e);
     emit_vector_math(e);
+    if (e->p->blas) {
+        emit_line(e, "/* CBLAS (--blas): link with -lopenblas or -lblas */");
+        emit_line(e, "enum { NPX_CBLAS_ROW_MAJOR = 101, NPX_CBLAS_NO_TRANS = 111, NPX_CBLAS_TRANS = 112 };");
+        emit_line(e, "void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a, int lda,");
+        emit_line(e, "                 const float *b, int ldb, float beta, float *c, int ldc);");
+        emit_line(e, "void cblas_dgemm(int order, int ta, int tb, int m, int n, int k, double alpha, const double *a, int lda,");
+        emit_line(e, "                 const double *b, int ldb, double beta, double *c, int ldc);");
+        emit_blank(e);
+    }
 }
 
 static void c_nothing(Emitter *e) {}
@@ -130,9 +139,36 @@ static void c_close_nest(Emitter *e)
  * of the result, add a[i, p] times row p of b, a loop over contiguous
  * memory that the compiler vectorizes (the order BLAS kernels use, in the
  * result's dtype). Other shapes take the shared dot-product loops. */
+/* where a value's data is: 0-d values are locals */
+static const char *data_ptr(Emitter *e, const Value *v)
+{
+    return v->shape.ndim == 0 ? arena_printf(e->p->arena, "&%s", v->cname) : v->cname;
+}
+
+/* --blas: a float product of stored (or transposed) matrices is one
+ * cblas_sgemm or cblas_dgemm call, row-major, transposes as CblasTrans. */
+static bool c_cblas(Emitter *e, Ref r)
+{
+    const Value *v = V(e->p, r);
+    GemmOperand a, b;
+    if (!e->p->blas || !dtype_is_float(v->dtype) || V(e->p, v->args[0])->dtype != v->dtype ||
+        V(e->p, v->args[1])->dtype != v->dtype || !gemm_operand(e, v->args[0], true, &a) ||
+        !gemm_operand(e, v->args[1], false, &b))
+        return false;
+    c_declare(e, v, false);
+    emit_line(e, "cblas_%sgemm(NPX_CBLAS_ROW_MAJOR, %s, %s, (int)%s, (int)%s, (int)%s, 1, %s, (int)%s, %s, (int)%s, "
+                 "0, %s, (int)%s);",
+              v->dtype == NPX_F32 ? "s" : "d", a.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS",
+              b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols, a.stored->cname,
+              a.transposed ? a.rows : a.cols, b.stored->cname, b.transposed ? b.rows : b.cols, data_ptr(e, v), b.cols);
+    return true;
+}
+
 static void c_matmul(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r), *a = V(e->p, v->args[0]), *b = V(e->p, v->args[1]);
+    if (c_cblas(e, r))
+        return;
     if (b->shape.ndim != 2 || b->kind == IR_TRANSPOSE) {
         emit_matmul_loops(e, r);
         return;
@@ -193,11 +229,6 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     emit_close(e, NULL);
 }
 
-/* trace and outputs: the runtime reads host memory directly */
-static const char *data_ptr(Emitter *e, const Value *v)
-{
-    return v->shape.ndim == 0 ? arena_printf(e->p->arena, "&%s", v->cname) : v->cname;
-}
 
 static void c_trace(Emitter *e, const IrStmt *st, const Value *v)
 {

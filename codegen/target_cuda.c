@@ -218,34 +218,6 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 
 /* ---- matrix products: cuBLAS on row-major data by operand order ---- */
 
-typedef struct {
-    const Value *stored;         /* the buffer cuBLAS reads */
-    bool transposed;             /* the operand is stored.T */
-    const char *rows, *cols;     /* the operand's logical shape */
-} GemmOperand;
-
-static bool gemm_operand(Emitter *e, Ref r, bool is_left, GemmOperand *o)
-{
-    const Value *v = V(e->p, r);
-    o->transposed = false;
-    if (v->kind == IR_TRANSPOSE && !v->materialize && v->shape.ndim == 2) {
-        o->transposed = true;
-        v = V(e->p, v->args[0]);
-    }
-    if (!v->materialize)
-        return false;
-    o->stored = v;
-    const Shape *s = &V(e->p, r)->shape;
-    if (s->ndim == 2) {
-        o->rows = cx_dim(e, s->d[0]);
-        o->cols = cx_dim(e, s->d[1]);
-    } else {                     /* a vector is a row on the left, a column on the right */
-        o->rows = is_left ? "1" : cx_dim(e, s->d[0]);
-        o->cols = is_left ? cx_dim(e, s->d[0]) : "1";
-    }
-    return true;
-}
-
 static void cuda_matmul(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);

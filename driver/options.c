@@ -88,7 +88,7 @@ int parse_options(int argc, char **argv, Options *o)
     if (!o->input)
         return bad("%s", "no input file");
     o->source_name = base_name(o->input);
-    const char *later = o->lib ? "--lib" : o->blas ? "--blas" : o->tf32 ? "--tf32" : NULL;
+    const char *later = o->lib ? "--lib" : o->tf32 ? "--tf32" : NULL;
     if (later) {
         fprintf(stderr, "npxc: error: %s is not implemented yet\n", later);
         return 2;

@@ -67,7 +67,7 @@ static int run(char **argv)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int build(Program *p, const char *c_path)
+static int build(Program *p, const char *c_path, bool blas)
 {
     const char *exe = c_path;
     const char *dot = strrchr(c_path, '.'), *slash = strrchr(c_path, '/');
@@ -81,7 +81,10 @@ static int build(Program *p, const char *c_path)
     n = split(p->arena, "-std=c11 -O3 -march=native -fopenmp -fno-math-errno -o", argv, n, 16);
     argv[n++] = (char *)exe;
     argv[n++] = (char *)c_path;
-    n = split(p->arena, getenv("CFLAGS"), argv, n, 250);
+    n = split(p->arena, getenv("CFLAGS"), argv, n, 240);
+    const char *blas_libs = getenv("NPX_BLAS_LIBS");
+    if (blas)
+        n = split(p->arena, blas_libs && *blas_libs ? blas_libs : "-lopenblas", argv, n, 250);
     argv[n++] = "-lm";
     argv[n] = NULL;
     int status = run(argv);
@@ -113,6 +116,6 @@ int write_output(const Options *o, Program *p)
     }
     free(text);
     if (status == 0 && o->exe)
-        status = build(p, path);
+        status = build(p, path, o->blas && !o->cuda);
     return status;
 }

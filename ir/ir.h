@@ -147,6 +147,7 @@ typedef struct {
     Span *output_spans;
     int noutputs, capoutputs;
     bool opt;                    /* false for -O0 */
+    bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
 } Program;
 
 /* ir.c: the tables */

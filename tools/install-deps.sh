@@ -6,6 +6,7 @@
 #   NumPy 2          for the reference runner test/ref/npxref.py (pip, into
 #                    the python3 on PATH, or $PYTHON)
 #   parallel         optional: GNU parallel lets bats run two tests at a time
+#   libopenblas-dev  optional: the --blas tests link with -lopenblas (skipped without)
 # Quiet when everything is there. Debian packages come from apt-get (with
 # apt-get update only when a first install fails). Not root: prints what to
 # install and exits 1 (0 when only the optional parallel is missing).
@@ -20,6 +21,7 @@ for cmd in flex bison bats make cc; do
     command -v "$cmd" >/dev/null 2>&1 || missing+=("${DEB[$cmd]}")
 done
 command -v parallel >/dev/null 2>&1 || optional+=(parallel)
+compgen -G '/usr/lib/*/libopenblas.so' >/dev/null || optional+=(libopenblas-dev)
 command -v "$PYTHON" >/dev/null 2>&1 || missing+=(python3 python3-pip)
 
 numpy_ok() {
@@ -34,7 +36,7 @@ fi
 
 if [ "$(id -u)" != 0 ]; then
     if ((${#missing[@]} + need_numpy == 0)); then
-        echo "install-deps: optional: apt-get install parallel (bats then runs two tests at a time)" >&2
+        echo "install-deps: optional: apt-get install ${optional[*]} (two tests at a time; the --blas tests)" >&2
         exit 0
     fi
     echo "install-deps: missing tools; as root, run:" >&2
@@ -57,7 +59,7 @@ if ((${#missing[@]} > 0)); then
 fi
 if ((${#optional[@]} > 0)); then
     echo "install-deps: installing ${optional[*]}" >&2
-    apt_install "${optional[@]}" || echo "install-deps: could not install parallel; tests will run one at a time" >&2
+    apt_install "${optional[@]}" || echo "install-deps: could not install ${optional[*]}; tests that need it are skipped" >&2
 fi
 # GNU parallel asks for a citation once, unless told it was seen.
 if command -v parallel >/dev/null 2>&1 && [ ! -e "$HOME/.parallel/will-cite" ]; then

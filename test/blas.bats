@@ -1,0 +1,32 @@
+#!/usr/bin/env bats
+# --blas: the C target's float matrix products call CBLAS (linked with
+# -lopenblas); the results must still match NumPy.
+
+load test_helper
+
+setup() {
+    compgen -G '/usr/lib/*/libopenblas.so' >/dev/null ||
+        skip "libopenblas-dev is not installed (make deps installs it)"
+}
+
+# blas_check FILE.npx: compile with --blas, run on the file's # run: inputs,
+# compare with NumPy within the file's tolerance.
+blas_check() {
+    local src=$1 d=$BATS_TEST_TMPDIR
+    local -a args tol
+    read -r -a args <<<"$(npx_directive "$src" run)"
+    read -r -a tol <<<"$(npx_directive "$src" tolerance)"
+    npx_exec "npxc --blas --exe" "$NPXC" --blas "$src" -o "$d/prog.c" --exe
+    grep -q 'cblas_[sd]gemm(NPX_CBLAS_ROW_MAJOR' "$d/prog.c"
+    npx_exec "the --blas program" "$d/prog" "${args[@]}" -o "$d/out"
+    npx_exec "NumPy reference" "$PYTHON" "$NPXREF" "$src" "${args[@]}" -o "$d/ref"
+    npx_exec "npxcmp" "$NPXCMP" "$d/out" "$d/ref" "${tol[@]}"
+}
+
+@test "the autoencoder's products through CBLAS match NumPy" {
+    blas_check "$NPX_ROOT/samples/autoencoder.npx"
+}
+
+@test "matrix products of every 1-D and 2-D combination through CBLAS match NumPy" {
+    blas_check "$NPX_ROOT/test/programs/linalg.npx"
+}
