@@ -7,35 +7,18 @@
 bool dtype_is_int(npx_dtype t) { return t == NPX_I32 || t == NPX_I64; }
 bool dtype_is_float(npx_dtype t) { return t == NPX_F32 || t == NPX_F64; }
 
-const char *dtype_name(npx_dtype t)
-{
-    static const char *const names[] = {
-#define X(e, name, ctype, descr) name,
-        NPX_DTYPES(X)
+/* The five dtypes' spellings, from the runtime's table. */
+static const struct {
+    const char *name, *enum_name, *ctype;
+} dtype_info[] = {
+#define X(e, name, ctype, descr) { name, #e, #ctype },
+    NPX_DTYPES(X)
 #undef X
-    };
-    return names[t];
-}
+};
 
-const char *dtype_enum(npx_dtype t)
-{
-    static const char *const enums[] = {
-#define X(e, name, ctype, descr) #e,
-        NPX_DTYPES(X)
-#undef X
-    };
-    return enums[t];
-}
-
-const char *dtype_ctype(npx_dtype t)
-{
-    static const char *const ctypes[] = {
-#define X(e, name, ctype, descr) #ctype,
-        NPX_DTYPES(X)
-#undef X
-    };
-    return ctypes[t];
-}
+const char *dtype_name(npx_dtype t) { return dtype_info[t].name; }
+const char *dtype_enum(npx_dtype t) { return dtype_info[t].enum_name; }
+const char *dtype_ctype(npx_dtype t) { return dtype_info[t].ctype; }
 
 static int kind(npx_dtype t) { return t == NPX_BOOL ? 0 : dtype_is_int(t) ? 1 : 2; }
 

@@ -14,6 +14,23 @@ const char *const reduction_name[RED_COUNT] = {
 #undef X
 };
 
+/* The NumPy operation a value computes, or NULL for inputs and constants. */
+const char *ir_op_name(const Value *v)
+{
+    switch (v->kind) {
+    case IR_UFUNC: return ufunc_info[v->ufunc].name;
+    case IR_CAST: return "astype";
+    case IR_REDUCE: return reduction_name[v->red];
+    case IR_MATMUL: return "matmul";
+    case IR_ARANGE: return "arange";
+    case IR_BINCOUNT: return "bincount";
+    case IR_BROADCAST: return "broadcast";
+    case IR_TRANSPOSE: return "transpose";
+    case IR_EXPAND: return "newaxis";
+    default: return NULL;
+    }
+}
+
 Ref ir_new(Program *p, IrKind kind, Span span)
 {
     if (p->nvals == 0)

@@ -157,6 +157,7 @@ int ir_add_sym(Program *p, const char *name, SymKind kind);
 void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what);
 const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* "f32[B, 784]" */
 const char *dim_str(Program *p, Dim d);
+const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */
 int64_t shape_size_literal(const Shape *s);   /* product, or -1 when a symbol is in it */
 
 /* dtype.c: NumPy 2 promotion (NEP 50) */

@@ -58,20 +58,21 @@ static const char *unique(Program *p, Names *names, const char *want)
     return s;
 }
 
+/* A temporary is named after what it computes: exp_3, sum_4, dot_5. */
 static const char *op_name(const Value *v)
 {
-    switch (v->kind) {
-    case IR_UFUNC: return ufunc_info[v->ufunc].name;
-    case IR_CAST: return "astype";
-    case IR_REDUCE: return reduction_name[v->red];
-    case IR_MATMUL: return "dot";
-    case IR_ARANGE: return "arange";
-    case IR_BINCOUNT: return "counts";
-    case IR_TRANSPOSE: return "transposed";
-    case IR_EXPAND:
-    case IR_BROADCAST: return "filled";
-    default: return "t";
-    }
+    static const struct {
+        IrKind kind;
+        const char *name;
+    } readable[] = {
+        { IR_MATMUL, "dot" }, { IR_BINCOUNT, "counts" }, { IR_TRANSPOSE, "transposed" },
+        { IR_BROADCAST, "filled" }, { IR_EXPAND, "filled" },
+    };
+    for (size_t i = 0; i < sizeof readable / sizeof readable[0]; i++)
+        if (readable[i].kind == v->kind)
+            return readable[i].name;
+    const char *name = ir_op_name(v);
+    return name ? name : "t";
 }
 
 static void name_values(Program *p)

@@ -77,3 +77,16 @@ char *npx_shape_str(char *buf, size_t len, int ndim, const int64_t *shape)
         snprintf(buf + used, len - used, ndim == 1 ? ",)" : ")");
     return buf;
 }
+
+/* Element i (C order) as a double, whatever the dtype. */
+double npx_array_get(const npx_array *a, int64_t i)
+{
+    switch (a->dtype) {
+    case NPX_BOOL: return ((const bool *)a->data)[i];
+    case NPX_I32: return ((const int32_t *)a->data)[i];
+    case NPX_I64: return (double)((const int64_t *)a->data)[i];
+    case NPX_F32: return ((const float *)a->data)[i];
+    case NPX_F64: return ((const double *)a->data)[i];
+    default: return 0;
+    }
+}

@@ -51,6 +51,7 @@ typedef struct {
 } npx_array;
 
 int64_t npx_array_size(const npx_array *a);   /* product of the shape, 1 for 0-d */
+double npx_array_get(const npx_array *a, int64_t i);   /* element i (C order) as a double */
 
 /* One declared input: `input x: f32[B, 784]`. For each axis, dim_sym[k] is the
  * index of its size symbol in npx_program.syms, or -1 when the size is the

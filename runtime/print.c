@@ -28,22 +28,10 @@ typedef struct {
     double max_abs, min_abs;    /* over finite nonzero values */
 } npx_pr;
 
-static double npx_pr_get(const npx_array *a, int64_t i)
-{
-    switch (a->dtype) {
-    case NPX_BOOL: return ((const bool *)a->data)[i];
-    case NPX_I32: return ((const int32_t *)a->data)[i];
-    case NPX_I64: return (double)((const int64_t *)a->data)[i];
-    case NPX_F32: return ((const float *)a->data)[i];
-    case NPX_F64: return ((const double *)a->data)[i];
-    default: return 0;
-    }
-}
-
 static long long npx_pr_get_int(const npx_array *a, int64_t i)
 {
     return a->dtype == NPX_I64 ? (long long)((const int64_t *)a->data)[i]
-                               : (long long)npx_pr_get(a, i);
+                               : (long long)npx_array_get(a, i);
 }
 
 /* Calls fn on the flat index of every element that is shown. */
@@ -85,7 +73,7 @@ static int npx_pr_digits(const npx_pr *pr, double x, char conv)
 
 static void npx_pr_scan(npx_pr *pr, int64_t i)
 {
-    double x = npx_pr_get(pr->a, i), ax = fabs(x);
+    double x = npx_array_get(pr->a, i), ax = fabs(x);
     if (!isfinite(x)) {
         pr->any_nonfinite = true;
         pr->neg_inf |= x < 0;
@@ -100,7 +88,7 @@ static void npx_pr_scan(npx_pr *pr, int64_t i)
 
 static void npx_pr_measure(npx_pr *pr, int64_t i)
 {
-    double x = npx_pr_get(pr->a, i);
+    double x = npx_array_get(pr->a, i);
     char buf[512];
     if (!isfinite(x))
         return;
@@ -161,14 +149,14 @@ static void npx_pr_elem(const npx_pr *pr, int64_t i, char *buf, size_t len)
 {
     const npx_array *a = pr->a;
     if (a->dtype == NPX_BOOL) {
-        snprintf(buf, len, "%s", npx_pr_get(a, i) ? (a->ndim ? " True" : "True") : "False");
+        snprintf(buf, len, "%s", npx_array_get(a, i) ? (a->ndim ? " True" : "True") : "False");
         return;
     }
     if (a->dtype == NPX_I32 || a->dtype == NPX_I64) {
         snprintf(buf, len, "%*lld", pr->width, npx_pr_get_int(a, i));
         return;
     }
-    double x = npx_pr_get(a, i);
+    double x = npx_array_get(a, i);
     if (!isfinite(x)) {
         snprintf(buf, len, "%*s", pr->pad_left + pr->pad_right + 1,
                  isnan(x) ? "nan" : x < 0 ? "-inf" : "inf");

@@ -29,23 +29,11 @@ typedef struct {
     double max_abs, max_rel;
 } Diff;
 
-static double cmp_get(const npx_array *a, int64_t i)
-{
-    switch (a->dtype) {
-    case NPX_BOOL: return ((const bool *)a->data)[i];
-    case NPX_I32: return ((const int32_t *)a->data)[i];
-    case NPX_I64: return (double)((const int64_t *)a->data)[i];
-    case NPX_F32: return ((const float *)a->data)[i];
-    case NPX_F64: return ((const double *)a->data)[i];
-    default: return 0;
-    }
-}
-
 static bool cmp_int_equal(const npx_array *a, const npx_array *b, int64_t i)
 {
     if (a->dtype == NPX_I64)
         return ((const int64_t *)a->data)[i] == ((const int64_t *)b->data)[i];
-    return cmp_get(a, i) == cmp_get(b, i);
+    return npx_array_get(a, i) == npx_array_get(b, i);
 }
 
 /* One element pair: whether it matches, and its errors (inf when a NaN or
@@ -53,7 +41,7 @@ static bool cmp_int_equal(const npx_array *a, const npx_array *b, int64_t i)
 static bool cmp_elem(const npx_array *a, const npx_array *b, int64_t i, const Tol *t,
                      double *abs_err, double *rel_err)
 {
-    double x = cmp_get(a, i), y = cmp_get(b, i);
+    double x = npx_array_get(a, i), y = npx_array_get(b, i);
     bool fl = a->dtype == NPX_F32 || a->dtype == NPX_F64;
     *abs_err = *rel_err = 0;
     if (fl && (isnan(x) || isnan(y) || isinf(x) || isinf(y))) {
@@ -110,12 +98,12 @@ static void cmp_index_str(const npx_array *a, int64_t i, char *buf, size_t len)
 static void cmp_value_str(const npx_array *a, int64_t i, char *buf, size_t len)
 {
     if (a->dtype == NPX_F32 || a->dtype == NPX_F64)
-        snprintf(buf, len, "%.*g", a->dtype == NPX_F32 ? 9 : 17, cmp_get(a, i));
+        snprintf(buf, len, "%.*g", a->dtype == NPX_F32 ? 9 : 17, npx_array_get(a, i));
     else if (a->dtype == NPX_BOOL)
-        snprintf(buf, len, "%s", cmp_get(a, i) ? "True" : "False");
+        snprintf(buf, len, "%s", npx_array_get(a, i) ? "True" : "False");
     else
         snprintf(buf, len, "%lld", a->dtype == NPX_I64
-                 ? (long long)((const int64_t *)a->data)[i] : (long long)cmp_get(a, i));
+                 ? (long long)((const int64_t *)a->data)[i] : (long long)npx_array_get(a, i));
 }
 
 /* Compares two read arrays and prints the line for label. 0 or 1. */
