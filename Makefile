@@ -84,7 +84,7 @@ check-gpu: all
 	tools/check-gpu.sh $(B)
 
 bench: all
-	python3 bench/run.py
+	python3 bench/run.py $(BENCH_ARGS)
 
 clean:
 	rm -rf build build-san

@@ -2,6 +2,7 @@
  * per kind: elementwise (and views), reductions, matrix products, arange and
  * bincount. Each value is computed into a variable (0-d) or a buffer named
  * after it. */
+#include <math.h>
 #include <string.h>
 #include "emit_c.h"
 #include "target.h"
@@ -132,17 +133,30 @@ const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp)
 void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
 {
     const Value *v = V(e->p, r);
+    /* max and min of floats vectorize as a plain max or min and a flag for
+     * NaN, which NumPy's max returns when there is one */
+    bool nan_flag = e->t->simd_minmax && dtype_is_float(rp->code.acc) && (v->red == RED_max || v->red == RED_min);
+    const char *step = rp->code.step, *simd = rp->code.simd, *result = reduce_result(e, r, rp);
+    /* a reduction to one value has no outer loop to share: its own loop is */
+    const char *par = rp->kept.ndim == 0 ? rp->code.par : NULL;
+    if (nan_flag) {
+        step = v->red == RED_max ? "acc = elem > acc ? elem : acc;" : "acc = elem < acc ? elem : acc;";
+        simd = v->red == RED_max ? "NPX_SIMD_MAX" : "NPX_SIMD_MIN";
+        result = arena_printf(A(e), "nan_seen ? %s : acc", cx_literal(e, NAN, 0, true, rp->code.acc));
+    }
     e->t->open_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
     emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
     if (rp->arg)
         emit_line(e, "int64_t best = -1, k = 0;");
-    /* a reduction to one value has no outer loop to share: its own loop is */
-    const char *par = rp->kept.ndim == 0 ? rp->code.par : NULL;
-    open_loops(e, rp->reduced.d, rp->red_iv, rp->reduced.ndim, rp->code.simd, par);
+    if (nan_flag)
+        emit_line(e, "bool nan_seen = false;");
+    open_loops(e, rp->reduced.d, rp->red_iv, rp->reduced.ndim, simd, par);
     emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), cx_value(e, v->args[0], rp->iv, rp->code.acc));
-    emit_line(e, "%s", rp->code.step);
+    emit_line(e, "%s", step);
+    if (nan_flag)
+        emit_line(e, "nan_seen |= elem != elem;");
     close_loops(e, rp->reduced.ndim);
-    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv)), reduce_result(e, r, rp));
+    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv)), result);
     e->t->close_nest(e);
 }
 

@@ -55,6 +55,8 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_PARALLEL_FOR _Pragma(\"omp parallel for\")");
     emit_line(e, "#define NPX_SIMD_SUM _Pragma(\"omp simd reduction(+ : acc)\")");
     emit_line(e, "#define NPX_SIMD_PRODUCT _Pragma(\"omp simd reduction(* : acc)\")");
+    emit_line(e, "#define NPX_SIMD_MAX _Pragma(\"omp simd reduction(max : acc) reduction(| : nan_seen)\")");
+    emit_line(e, "#define NPX_SIMD_MIN _Pragma(\"omp simd reduction(min : acc) reduction(| : nan_seen)\")");
     emit_line(e, "#define NPX_PARALLEL_SUM _Pragma(\"omp parallel for reduction(+ : acc)\")");
     emit_line(e, "#define NPX_PARALLEL_SUM_SIMD _Pragma(\"omp parallel for simd reduction(+ : acc)\")");
     emit_line(e, "#define NPX_PARALLEL_PRODUCT _Pragma(\"omp parallel for reduction(* : acc)\")");
@@ -67,6 +69,8 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_PARALLEL_FOR");
     emit_line(e, "#define NPX_SIMD_SUM");
     emit_line(e, "#define NPX_SIMD_PRODUCT");
+    emit_line(e, "#define NPX_SIMD_MAX");
+    emit_line(e, "#define NPX_SIMD_MIN");
     emit_line(e, "#define NPX_PARALLEL_SUM");
     emit_line(e, "#define NPX_PARALLEL_SUM_SIMD");
     emit_line(e, "#define NPX_PARALLEL_PRODUCT");
@@ -302,6 +306,7 @@ static void c_epilogue(Emitter *e) { emit_tables(e); }
 const Target target_c = {
     .name = "c",
     .scalar_locals = true,
+    .simd_minmax = true,
     .prologue = c_prologue,
     .begin_run = c_nothing,
     .input = c_input,
