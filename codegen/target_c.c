@@ -198,7 +198,7 @@ static void c_matmul(Emitter *e, Ref r)
 }
 
 /* A reduction over the first axis of a matrix (x.sum(axis=0)): the rows
- * stream through in memory order, each thread owning a block of columns and
+ * stream through in memory order, each thread owning a block of 1024 columns and
  * one accumulator per column, so the inner loop is contiguous and vectorizes.
  * Other reductions take the shared loops. */
 static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
@@ -213,9 +213,9 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     const char *elem = cx_value(e, v->args[0], idx, rp->code.acc);
     const char *out = cx_load(e, r, cx_flat(e, &v->shape, v->keepdims ? (const char *const[]){ "0", "j" } : out_idx));
     emit_line(e, "NPX_PARALLEL_FOR");
-    emit_open(e, "for (int64_t jb = 0; jb < %s; jb += 256)", cols);
-    emit_line(e, "const int64_t je = jb + 256 < %s ? jb + 256 : %s;", cols, cols);
-    emit_line(e, "%s accs[256];", acc_t);
+    emit_open(e, "for (int64_t jb = 0; jb < %s; jb += 1024)", cols);
+    emit_line(e, "const int64_t je = jb + 1024 < %s ? jb + 1024 : %s;", cols, cols);
+    emit_line(e, "%s accs[1024];", acc_t);
     emit_line(e, "for (int64_t j = jb; j < je; j++)");
     emit_line(e, "    accs[j - jb] = %s;", rp->code.init);
     emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0++)", cx_dim(e, a->shape.d[0]));
