@@ -69,6 +69,8 @@ static void cuda_begin_run(Emitter *e)
     }
     emit_line(e, "npx_dev_mark(&ev[1]);");
     emit_line(e, "npx_dev_status *dev_status = npx_dev_status_new();");
+    if (p->tf32)
+        emit_line(e, "NPX_CUBLAS_CHECK(cublasSetMathMode(npx_dev_blas(), CUBLAS_TF32_TENSOR_OP_MATH)); /* --tf32 */");
 }
 
 static void cuda_input(Emitter *e, const Value *v) {}

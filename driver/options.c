@@ -88,9 +88,8 @@ int parse_options(int argc, char **argv, Options *o)
     if (!o->input)
         return bad("%s", "no input file");
     o->source_name = base_name(o->input);
-    const char *later = o->lib ? "--lib" : o->tf32 ? "--tf32" : NULL;
-    if (later) {
-        fprintf(stderr, "npxc: error: %s is not implemented yet\n", later);
+    if (o->lib) {
+        fprintf(stderr, "npxc: error: --lib is not implemented yet\n");
         return 2;
     }
     if (o->exe && o->output && strcmp(o->output, "-") == 0)

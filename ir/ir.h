@@ -148,6 +148,7 @@ typedef struct {
     int noutputs, capoutputs;
     bool opt;                    /* false for -O0 */
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
+    bool tf32;                   /* --tf32: cuBLAS may use TF32 tensor cores for float32 */
 } Program;
 
 /* ir.c: the tables */

@@ -51,6 +51,7 @@ static inline __attribute__((unused)) cublasHandle_t npx_dev_blas(void)
     static bool made;
     if (!made) {
         NPX_CUBLAS_CHECK(cublasCreate(&handle));
+        NPX_CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH)); /* exact FP32 unless --tf32 */
         made = true;
     }
     return handle;

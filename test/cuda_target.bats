@@ -1,0 +1,64 @@
+#!/usr/bin/env bats
+# The CUDA target's own behaviour, through the host emulation: errors raised
+# on the device, --bench's two lines, --tf32. (Every program's numbers are
+# checked against C and NumPy by check_program.)
+
+load test_helper
+
+# cuda_build FILE.npx [NPXC OPTIONS...]: .cu and its emulated build, $CU_PROG
+cuda_build() {
+    local src=$1 d=$BATS_TEST_TMPDIR
+    local -a cflags
+    shift
+    read -r -a cflags <<<"${CFLAGS:-}"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$@" "$src" -o "$d/prog.cu"
+    npx_exec "the emulated build" "${CXX:-g++}" -std=c++17 -O1 -Wall -Wextra -Werror "${cflags[@]}" \
+        -x c++ "$d/prog.cu" -o "$d/prog_cuda" -lpthread
+    CU_PROG=$d/prog_cuda
+}
+
+@test "a negative bincount input found on the device is reported with its line, exit 3, no output" {
+    cat >"$BATS_TEST_TMPDIR/neg.npx" <<'NPX'
+input n: i64[N]
+shifted = n - 500
+counts = bincount(shifted)
+output counts
+NPX
+    cuda_build "$BATS_TEST_TMPDIR/neg.npx"
+    run -3 "$CU_PROG" --random 1 --dim N=1000 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"neg.npx:3: bincount: element "*" of the input is -"*"non-negative integers only"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/counts.npy" ]
+}
+
+@test "an integer array raised to a negative power on the device is reported, exit 3" {
+    cat >"$BATS_TEST_TMPDIR/pow.npx" <<'NPX'
+input n: i32[N]
+e = n % 7 - 3
+p = 2 ** e
+output p
+NPX
+    cuda_build "$BATS_TEST_TMPDIR/pow.npx"
+    run -3 "$CU_PROG" --random 1 --dim N=100
+    [[ $output == *"pow.npx:3: integers to negative integer powers are not allowed"* ]]
+}
+
+@test "--bench on the CUDA target prints the device time and, on its own line, the copies" {
+    cuda_build "$NPX_ROOT/samples/softmax.npx"
+    run -0 "$CU_PROG" --random 1 --dim B=8 --dim C=16 --bench 3
+    [ "${#lines[@]}" -eq 2 ]
+    [[ ${lines[0]} =~ ^npx-bench:\ runs=3\ min_s=[0-9.e-]+\ median_s=[0-9.e-]+$ ]]
+    [[ ${lines[1]} =~ ^npx-bench-copy:\ h2d_s=[0-9.e-]+\ d2h_s=[0-9.e-]+$ ]]
+}
+
+@test "--tf32 lets cuBLAS round float32 products to TF32; by default they are exact" {
+    "$NPXC" -t cuda "$NPX_ROOT/samples/autoencoder.npx" -o "$BATS_TEST_TMPDIR/exact.cu"
+    ! grep -q 'CUBLAS_TF32_TENSOR_OP_MATH' "$BATS_TEST_TMPDIR/exact.cu"
+    cuda_build "$NPX_ROOT/samples/autoencoder.npx" --tf32
+    grep -q 'cublasSetMathMode(npx_dev_blas(), CUBLAS_TF32_TENSOR_OP_MATH)' "$BATS_TEST_TMPDIR/prog.cu"
+    local args=(--random 1 --dim B=16 --dim V=64 --dim H=32)
+    npx_exec "the --tf32 program" "$CU_PROG" "${args[@]}" -o "$BATS_TEST_TMPDIR/tf32"
+    npx_exec "NumPy" "$PYTHON" "$NPXREF" "$NPX_ROOT/samples/autoencoder.npx" "${args[@]}" -o "$BATS_TEST_TMPDIR/ref"
+    # TF32 keeps 10 bits of mantissa: no longer float32-exact, still close
+    run -1 "$NPXCMP" "$BATS_TEST_TMPDIR/tf32/grad_W.npy" "$BATS_TEST_TMPDIR/ref/grad_W.npy"
+    run -0 "$NPXCMP" "$BATS_TEST_TMPDIR/tf32/grad_W.npy" "$BATS_TEST_TMPDIR/ref/grad_W.npy" --rtol 0.05 --atol 0.01
+}
