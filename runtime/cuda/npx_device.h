@@ -39,10 +39,18 @@ static inline __attribute__((unused)) long long *npx_dev_ll(long long value)
     return (long long *)npx_dev_upload(&value, sizeof value);
 }
 
+/* Blocks for n threads' worth of work: enough to fill every multiprocessor
+ * several times over, no more (the kernels' grid-stride loops do the rest). */
 static inline __attribute__((unused)) unsigned npx_dev_blocks(int64_t n)
 {
+    static int most;
+    if (!most) {
+        int sms = 0;
+        NPX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+        most = sms > 0 ? sms * 16 : 1024;
+    }
     int64_t blocks = (n + NPX_THREADS - 1) / NPX_THREADS;
-    return blocks < 1 ? 1u : blocks > 65535 ? 65535u : (unsigned)blocks;
+    return blocks < 1 ? 1u : blocks > most ? (unsigned)most : (unsigned)blocks;
 }
 
 static inline __attribute__((unused)) cublasHandle_t npx_dev_blas(void)
