@@ -44,7 +44,7 @@ NPX
 
 @test "--bench on the CUDA target prints the device time and, on its own line, the copies" {
     cuda_build "$NPX_ROOT/samples/softmax.npx"
-    run -0 "$CU_PROG" --random 1 --dim B=8 --dim C=16 --bench 3
+    run -0 "$CU_PROG" --random 1 --dim B=8 --dim C=16 --bench 3 -o "$BATS_TEST_TMPDIR/out"
     [ "${#lines[@]}" -eq 2 ]
     [[ ${lines[0]} =~ ^npx-bench:\ runs=3\ min_s=[0-9.e-]+\ median_s=[0-9.e-]+$ ]]
     [[ ${lines[1]} =~ ^npx-bench-copy:\ h2d_s=[0-9.e-]+\ d2h_s=[0-9.e-]+$ ]]
