@@ -163,7 +163,8 @@ static void cuda_close_nest(Emitter *e)
 }
 
 /* ---- reductions: one block per result, its threads share the reduced
- * elements, then combine their accumulators in shared memory ---- */
+ * elements, then combine their accumulators in shared memory down to one
+ * warp, which finishes with shuffles ---- */
 
 static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, const char *const *iv, const char *ind)
 {
@@ -209,10 +210,15 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     fprintf(k, "        for (int64_t j = threadIdx.x; j < %s; j += blockDim.x) {\n%s", count, split + 1);
     fprintf(k, "            const %s elem = %s;\n            %s\n        }\n", acc_t, elem, rp->code.step);
     fprintf(k, "        part[threadIdx.x] = acc;\n        __syncthreads();\n");
-    fprintf(k, "        for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {\n");
+    fprintf(k, "        for (unsigned half = blockDim.x / 2; half >= 32; half /= 2) {\n");
     fprintf(k, "            if (threadIdx.x < half) {\n                const %s elem = part[threadIdx.x + half];\n", acc_t);
     fprintf(k, "                %s\n                part[threadIdx.x] = acc;\n            }\n", rp->code.step);
     fprintf(k, "            __syncthreads();\n        }\n");
+    /* the last 32 partial results: one warp, through its shuffles */
+    const char *shfl = rp->code.acc == NPX_BOOL ? "(bool)__shfl_down_sync(0xffffffffu, (int)acc, lane)"
+                                                : "__shfl_down_sync(0xffffffffu, acc, lane)";
+    fprintf(k, "        if (threadIdx.x < 32)\n            for (int lane = 16; lane > 0; lane /= 2) {\n");
+    fprintf(k, "                const %s elem = %s;\n                %s\n            }\n", acc_t, shfl, rp->code.step);
     fprintf(k, "        if (threadIdx.x == 0)\n            %s = %s;\n        __syncthreads();\n    }\n}\n", store, result);
     free(dec_text);
     emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s * NPX_THREADS), NPX_THREADS, 0, 0, %s);", name, outputs, args);

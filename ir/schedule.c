@@ -7,12 +7,15 @@
 #include <string.h>
 #include "ir.h"
 
+/* C keywords, libm, and the names the emitters use for their own variables */
 static const char *const reserved[] = {
     "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
-    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict", "return",
-    "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union", "unsigned", "void",
-    "volatile", "while", "bool", "true", "false", "main", "st", "i", "j", "k", "p", "acc", "best", "elem", "shape", "a_ip", "accs", "jb", "je", "lo", "hi", "mine", "b", "nan_seen", "NULL",
-    "exp", "log", "sqrt", "pow", "sin", "cos", "tan", "floor", "ceil", "fabs", "abs", "isnan", "isinf",
+    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
+    "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
+    "unsigned", "void", "volatile", "while", "bool", "true", "false", "main", "st", "i", "j", "k",
+    "p", "acc", "best", "elem", "shape", "a_ip", "accs", "jb", "je", "lo", "hi", "mine", "b",
+    "nan_seen", "lane", "half", "part", "o", "rest", "bins", "ev", "dev_status", "NULL", "exp",
+    "log", "sqrt", "pow", "sin", "cos", "tan", "floor", "ceil", "fabs", "abs", "isnan", "isinf",
     "isfinite", "hypot", "atan2", "trunc", "rint", "round", "fmax", "fmin", "fmod", "signbit", NULL,
 };
 
