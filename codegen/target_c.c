@@ -290,8 +290,8 @@ static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
     emit_line(e, "for (int64_t i = 0; i < %s; i++)", n);
     emit_line(e, "    mine[%s] += %s;", xi, add);
     emit_line(e, "NPX_CRITICAL");
-    emit_line(e, "for (int64_t b = 0; b < %s; b++)", len);
-    emit_line(e, "    %s[b] += mine[b];", v->cname);
+    emit_line(e, "for (int64_t bin = 0; bin < %s; bin++)", len);
+    emit_line(e, "    %s[bin] += mine[bin];", v->cname);
     emit_line(e, "npx_free(mine);");
     emit_close(e, NULL);
     e->indent--;

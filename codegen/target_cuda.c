@@ -268,13 +268,13 @@ static void bincount_shared(Emitter *e, Ref r, const Value *x)
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
     fprintf(k, "    NPX_SHARED(%s, bins, NPX_SHARED_BINS);\n", t);
-    fprintf(k, "    for (int64_t b = threadIdx.x; b < %s; b += blockDim.x)\n        bins[b] = 0;\n", len);
+    fprintf(k, "    for (int64_t bin = threadIdx.x; bin < %s; bin += blockDim.x)\n        bins[bin] = 0;\n", len);
     fprintf(k, "    __syncthreads();\n");
     fprintf(k, "    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < %s;\n", n);
     fprintf(k, "         i += (int64_t)gridDim.x * blockDim.x)\n        atomicAdd(&bins[%s], %s);\n", bin, w);
     fprintf(k, "    __syncthreads();\n");
-    fprintf(k, "    for (int64_t b = threadIdx.x; b < %s; b += blockDim.x)\n        if (bins[b])\n", len);
-    fprintf(k, "            atomicAdd((%s *)&%s[b], bins[b]);\n}\n", t, v->cname);
+    fprintf(k, "    for (int64_t bin = threadIdx.x; bin < %s; bin += blockDim.x)\n        if (bins[bin])\n", len);
+    fprintf(k, "            atomicAdd((%s *)&%s[bin], bins[bin]);\n}\n", t, v->cname);
     emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, 0, 0, %s);", name, n, args);
 }
 
