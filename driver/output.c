@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include "../codegen/emit_c.h"
@@ -25,6 +26,9 @@ static int write_atomically(const char *path, const char *data, size_t len)
     int fd = mkstemp(tmp);
     if (fd < 0)
         return -1;
+    mode_t mask = umask(0);                  /* mkstemp makes it 0600: give it the usual mode */
+    umask(mask);
+    fchmod(fd, 0666 & ~mask);
     FILE *f = fdopen(fd, "wb");
     bool ok = f && fwrite(data, 1, len, f) == len;
     ok = (f ? fclose(f) == 0 : (close(fd), false)) && ok;
@@ -67,7 +71,30 @@ static int run(char **argv)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-static int build(Program *p, const char *c_path, bool blas)
+/* The compiler and flags for --exe: $CC (OpenMP, the host's vector ISA, CBLAS
+ * with --blas), or $NVCC for the GPU (sm_90 unless $NPX_CUDA_ARCH, cuBLAS). */
+static int build_command(Program *p, const Options *o, char **argv, const char *exe, const char *path)
+{
+    const char *cc = getenv(o->cuda ? "NVCC" : "CC"), *arch = getenv("NPX_CUDA_ARCH");
+    const char *blas_libs = getenv("NPX_BLAS_LIBS");
+    int n = split(p->arena, cc && *cc ? cc : o->cuda ? "nvcc" : "cc", argv, 0, 8);
+    if (o->cuda)
+        argv[n++] = arena_printf(p->arena, "-arch=%s", arch && *arch ? arch : "sm_90");
+    n = split(p->arena, o->cuda ? "-O3" : "-std=c11 -O3 -march=native -fopenmp -fno-math-errno", argv, n, 16);
+    argv[n++] = "-o";
+    argv[n++] = (char *)exe;
+    argv[n++] = (char *)path;
+    n = split(p->arena, getenv(o->cuda ? "NVCCFLAGS" : "CFLAGS"), argv, n, 240);
+    if (o->cuda)
+        argv[n++] = "-lcublas";
+    else if (o->blas)
+        n = split(p->arena, blas_libs && *blas_libs ? blas_libs : "-lopenblas", argv, n, 250);
+    argv[n++] = "-lm";
+    argv[n] = NULL;
+    return n;
+}
+
+static int build(Program *p, const Options *o, const char *c_path)
 {
     const char *exe = c_path;
     const char *dot = strrchr(c_path, '.'), *slash = strrchr(c_path, '/');
@@ -76,17 +103,7 @@ static int build(Program *p, const char *c_path, bool blas)
     else
         exe = arena_printf(p->arena, "%s.out", c_path);
     char *argv[256];
-    const char *cc = getenv("CC");
-    int n = split(p->arena, cc && *cc ? cc : "cc", argv, 0, 8);
-    n = split(p->arena, "-std=c11 -O3 -march=native -fopenmp -fno-math-errno -o", argv, n, 16);
-    argv[n++] = (char *)exe;
-    argv[n++] = (char *)c_path;
-    n = split(p->arena, getenv("CFLAGS"), argv, n, 240);
-    const char *blas_libs = getenv("NPX_BLAS_LIBS");
-    if (blas)
-        n = split(p->arena, blas_libs && *blas_libs ? blas_libs : "-lopenblas", argv, n, 250);
-    argv[n++] = "-lm";
-    argv[n] = NULL;
+    build_command(p, o, argv, exe, c_path);
     int status = run(argv);
     if (status != 0) {
         fprintf(stderr, "npxc: error: building %s failed (%s exited with %d)\n", exe, argv[0], status);
@@ -106,7 +123,7 @@ int write_output(const Options *o, Program *p)
     }
     emit_program(mem, p, o->cuda ? &target_cuda : &target_c);
     fclose(mem);
-    const char *path = o->output ? o->output : default_output(p, o->input, ".c");
+    const char *path = o->output ? o->output : default_output(p, o->input, o->cuda ? ".cu" : ".c");
     int status = 0;
     if (strcmp(path, "-") == 0)
         fwrite(text, 1, len, stdout);
@@ -116,6 +133,6 @@ int write_output(const Options *o, Program *p)
     }
     free(text);
     if (status == 0 && o->exe)
-        status = build(p, path, o->blas && !o->cuda);
+        status = build(p, o, path);
     return status;
 }
