@@ -62,3 +62,12 @@ NPX
     run -1 "$NPXCMP" "$BATS_TEST_TMPDIR/tf32/grad_W.npy" "$BATS_TEST_TMPDIR/ref/grad_W.npy"
     run -0 "$NPXCMP" "$BATS_TEST_TMPDIR/tf32/grad_W.npy" "$BATS_TEST_TMPDIR/ref/grad_W.npy" --rtol 0.05 --atol 0.01
 }
+
+@test "npxc -t cuda writes FILE.cu beside the input, readable like any file" {
+    cp "$NPX_ROOT/samples/softmax.npx" "$BATS_TEST_TMPDIR/softmax.npx"
+    run -0 "$NPXC" -t cuda "$BATS_TEST_TMPDIR/softmax.npx"
+    [ -f "$BATS_TEST_TMPDIR/softmax.cu" ]
+    [ -r "$BATS_TEST_TMPDIR/softmax.cu" ] && [ "$(stat -c %a "$BATS_TEST_TMPDIR/softmax.cu")" != 600 ]
+    grep -q '__global__ void' "$BATS_TEST_TMPDIR/softmax.cu"
+    [ -z "$(ls "$BATS_TEST_TMPDIR" | grep '\.tmp\.')" ]
+}
