@@ -75,7 +75,8 @@ check-san:
 	$(MAKE) B=build-san CFLAGS="$(SAN_FLAGS)" all
 	NPX_BUILD=$(abspath build-san) NPX_SAN=1 CFLAGS="$(SAN_FLAGS)" tools/run-tests.sh
 
-demo: deps all
+demo: deps
+	@$(MAKE) --no-print-directory all
 	@tools/demo.sh $(B)
 
 # On a machine with an NVIDIA GPU: every program built by nvcc, run, and
