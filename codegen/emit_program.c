@@ -32,10 +32,15 @@ static void emit_checks(Emitter *e, const IrStmt *st)
 {
     for (int i = 0; i < st->nchecks; i++) {
         const SizeCheck *c = &st->checks[i];
-        const char *a = cx_dim(e, c->a), *b = cx_dim(e, c->b);
-        emit_line(e, "if (%s != %s)", a, b);
-        emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld but %s is %%lld\", (long long)%s, (long long)%s);",
-                  st->line, c->what, dim_str(e->p, c->a), dim_str(e->p, c->b), a, b);
+        Dim sym = DIM_IS_SYM(c->a) ? c->a : c->b, other = sym == c->a ? c->b : c->a;
+        const char *s = cx_dim(e, sym), *o = cx_dim(e, other);
+        emit_line(e, "if (%s != %s)", s, o);
+        if (DIM_IS_SYM(other))
+            emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld but %s is %%lld\", (long long)%s, (long long)%s);",
+                      st->line, c->what, dim_str(e->p, sym), dim_str(e->p, other), s, o);
+        else
+            emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld, not %s\", (long long)%s);", st->line,
+                      c->what, dim_str(e->p, sym), o, s);
     }
 }
 
