@@ -234,7 +234,8 @@ void emit_matmul_loops(Emitter *e, Ref r)
     else
         emit_line(e, "    acc += %s * %s;", x, y);
     Shape os = { no, { od[0], od[1] } };
-    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &os, oi)), cx_convert(e, "acc", acc, v->dtype));
+    const char *result = v->scale == 1 ? "acc" : arena_printf(A(e), "acc * %s", cx_literal(e, v->scale, 0, true, acc));
+    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &os, oi)), cx_convert(e, result, acc, v->dtype));
     e->t->close_nest(e);
 }
 

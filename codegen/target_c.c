@@ -160,10 +160,11 @@ static bool c_cblas(Emitter *e, Ref r)
         !gemm_operand(e, v->args[1], false, &b))
         return false;
     c_declare(e, v, false);
-    emit_line(e, "cblas_%sgemm(NPX_CBLAS_ROW_MAJOR, %s, %s, (int)%s, (int)%s, (int)%s, 1, %s, (int)%s, %s, (int)%s, "
+    emit_line(e, "cblas_%sgemm(NPX_CBLAS_ROW_MAJOR, %s, %s, (int)%s, (int)%s, (int)%s, %s, %s, (int)%s, %s, (int)%s, "
                  "0, %s, (int)%s);",
               v->dtype == NPX_F32 ? "s" : "d", a.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS",
-              b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols, a.stored->cname,
+              b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols,
+              cx_literal(e, v->scale, 0, true, v->dtype), a.stored->cname,
               a.transposed ? a.rows : a.cols, b.stored->cname, b.transposed ? b.rows : b.cols, data_ptr(e, v), b.cols);
     return true;
 }
@@ -184,7 +185,10 @@ static void c_matmul(Emitter *e, Ref r)
     c_declare(e, v, true);
     c_open_nest(e, v->cname, a->shape.d, iv, rows ? 1 : 0);
     emit_open(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, a->shape.d[a->shape.ndim - 1]));
-    emit_line(e, "const %s a_ip = %s;", dtype_ctype(t), cx_value(e, v->args[0], ai, t));
+    const char *a_ip = cx_value(e, v->args[0], ai, t);
+    if (v->scale != 1)
+        a_ip = arena_printf(e->p->arena, "%s * %s", cx_literal(e, v->scale, 0, true, t), a_ip);
+    emit_line(e, "const %s a_ip = %s;", dtype_ctype(t), a_ip);
     emit_line(e, "for (int64_t j = 0; j < %s; j++)", cx_dim(e, b->shape.d[1]));
     const char *out = cx_load(e, r, cx_flat(e, &v->shape, oi)), *y = cx_value(e, v->args[1], bi, t);
     if (t == NPX_BOOL)

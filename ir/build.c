@@ -335,6 +335,7 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
         s.d[s.ndim++] = vb->shape.d[1];
     Ref r = ir_new(p, IR_MATMUL, span);
     Value *v = V(p, r);
+    v->scale = 1;
     v->dtype = dtype_promote(va->dtype, vb->dtype);
     v->shape = s;
     v->args[0] = a;

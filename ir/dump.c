@@ -31,6 +31,10 @@ static void dump_value(FILE *out, Program *p, Ref r)
         fprintf(out, ")");
         break;
     case IR_BINCOUNT: fprintf(out, " minlength=%lld", (long long)v->ival); break;
+    case IR_MATMUL:
+        if (v->scale != 1)
+            fprintf(out, " scale=%.17g", v->scale);
+        break;
     default: break;
     }
     for (int i = 0; i < v->nargs; i++)

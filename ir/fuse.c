@@ -21,14 +21,43 @@ static void count_uses(Program *p)
         }
 }
 
+/* k * (a @ b) and (a @ b) * k, k a Python number, become one product with
+ * scale k: BLAS multiplies by its alpha for free, the loops as they store. */
+static void fold_scales(Program *p, const bool *named)
+{
+    for (Ref r = 1; r < p->nvals; r++) {
+        Value *v = &p->vals[r];
+        if (v->kind != IR_UFUNC || v->ufunc != UF_multiply || !p->opt)
+            continue;
+        for (int side = 0; side < 2; side++) {
+            Value *m = &p->vals[v->args[side]], *k = &p->vals[v->args[1 - side]];
+            if (m->kind != IR_MATMUL || m->uses != 1 || named[v->args[side]] || k->kind != IR_LITERAL ||
+                !k->weak || !dtype_is_float(m->dtype) || m->dtype != v->dtype)
+                continue;
+            v->kind = IR_MATMUL;
+            v->scale = m->scale * (dtype_is_float(k->dtype) ? k->fval : (double)k->ival);
+            v->args[0] = m->args[0];
+            v->args[1] = m->args[1];
+            m->nargs = 0;                        /* the product it was is gone */
+            break;
+        }
+    }
+}
+
 void ir_fuse(Program *p)
 {
     count_uses(p);
     bool *named = arena_alloc(p->arena, (size_t)p->nvals);
     for (int s = 0; s < p->nstmts; s++)
         named[p->stmts[s].value] = true;
+    fold_scales(p, named);
+    count_uses(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
+        if (v->uses == 0 && !named[r]) {
+            v->materialize = false;              /* dead: nothing reads it */
+            continue;
+        }
         switch (v->kind) {
         case IR_LITERAL:
         case IR_DIMVAL:

@@ -86,6 +86,7 @@ typedef struct {
     int64_t ival;                /* LITERAL (bool/int), BINCOUNT minlength, ARANGE int start */
     double fval;                 /* LITERAL (float), ARANGE float start */
     double step;                 /* ARANGE step */
+    double scale;                /* MATMUL: the product is multiplied by this (fuse folds k * (a @ b)) */
     int index;                   /* INPUT: input number */
     Shape dims;                  /* DIMVAL: the dims multiplied */
     /* set by passes */

@@ -30,3 +30,8 @@ blas_check() {
 @test "matrix products of every 1-D and 2-D combination through CBLAS match NumPy" {
     blas_check "$NPX_ROOT/test/programs/linalg.npx"
 }
+
+@test "a product times a Python number goes to CBLAS as its alpha and matches NumPy" {
+    blas_check "$NPX_ROOT/test/programs/matmul_scaled.npx"
+    grep -q 'cblas_sgemm(.*, 0.5f, A, ' "$BATS_TEST_TMPDIR/prog.c"
+}

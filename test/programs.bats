@@ -153,6 +153,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/scalars_only.npx"
 }
 
+@test "a matrix product times a Python number folds the factor into the product and matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/matmul_scaled.npx"
+}
+
 @test "every file in test/programs has a test here" {
     local f name
     for f in "$BATS_TEST_DIRNAME"/programs/*.npx; do
