@@ -44,6 +44,26 @@ static void emit_checks(Emitter *e, const IrStmt *st)
     }
 }
 
+static void emit_trace(Emitter *e, const IrStmt *st, const Value *v)
+{
+    emit_open(e, "if (st->trace_dir)");
+    emit_line(e, "const int64_t shape[] = { %s };", emit_shape_list(e, &v->shape));
+    emit_line(e, "%s(st, \"%s\", %d, \"%s\", NPX_%s, %d, shape, %s);", e->t->trace_fn, st->name, st->line,
+              emit_c_string(e, st->text), dtype_enum(v->dtype), v->shape.ndim, e->t->data(e, v));
+    emit_close(e, NULL);
+}
+
+/* Output j: its data handed to the runtime, which owns it when the
+ * program allocated it and copies it otherwise. */
+static void emit_output(Emitter *e, int j, const Value *v)
+{
+    emit_block(e);
+    emit_line(e, "const int64_t shape[] = { %s };", emit_shape_list(e, &v->shape));
+    emit_line(e, "%s(st, %d, NPX_%s, %d, shape, (void *)%s, %s);", e->t->output_fn, j, dtype_enum(v->dtype),
+              v->shape.ndim, e->t->data(e, v), v->owned ? "true" : "false");
+    emit_close(e, e->p->outputs[j]);
+}
+
 static void emit_statement(Emitter *e, int s)
 {
     Program *p = e->p;
@@ -61,7 +81,7 @@ static void emit_statement(Emitter *e, int s)
         else
             emit_value(e, r, st);
     }
-    e->t->trace(e, st, V(p, st->value));
+    emit_trace(e, st, V(p, st->value));
     for (int f = 0; f < st->nfrees; f++)
         e->t->free(e, V(p, st->frees[f]));
 }
@@ -80,7 +100,7 @@ static void emit_run(Emitter *e)
     emit_blank(e);
     emit_line(e, "/* outputs */");
     for (int j = 0; j < p->noutputs; j++)
-        e->t->output(e, j, V(p, p->output_vals[j]));
+        emit_output(e, j, V(p, p->output_vals[j]));
     e->t->end_run(e);
     emit_close(e, "npx_run");
 }

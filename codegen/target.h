@@ -26,10 +26,13 @@ struct Target {
     /* a reduction other than argmax/argmin, its storage declared; NULL: the shared loops */
     void (*reduce)(Emitter *e, Ref r, const ReducePlan *rp);
     void (*bincount)(Emitter *e, Ref r, const IrStmt *st);
-    void (*trace)(Emitter *e, const IrStmt *st, const Value *v);
+    /* --trace and the outputs: the runtime's call that takes a value's data
+     * (npx_trace, npx_set_output; npx_dev_* copy it from the device first),
+     * and the C expression of that data */
+    const char *trace_fn, *output_fn;
+    const char *(*data)(Emitter *e, const Value *v);
     void (*free)(Emitter *e, const Value *v);
     void (*end_compute)(Emitter *e);           /* after the last statement, before the outputs */
-    void (*output)(Emitter *e, int j, const Value *v);
     void (*end_run)(Emitter *e);
     void (*epilogue)(Emitter *e);              /* after npx_run: kernels, tables, main */
 };

@@ -238,25 +238,7 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 }
 
 
-static void c_trace(Emitter *e, const IrStmt *st, const Value *v)
-{
-    emit_open(e, "if (st->trace_dir)");
-    emit_line(e, "const int64_t shape[] = { %s };", emit_shape_list(e, &v->shape));
-    emit_line(e, "npx_trace(st, \"%s\", %d, \"%s\", NPX_%s, %d, shape, %s);", st->name, st->line,
-              emit_c_string(e, st->text), dtype_enum(v->dtype), v->shape.ndim, data_ptr(e, v));
-    emit_close(e, NULL);
-}
-
 static void c_free(Emitter *e, const Value *v) { emit_line(e, "npx_free(%s);", v->cname); }
-
-static void c_output(Emitter *e, int j, const Value *v)
-{
-    emit_block(e);
-    emit_line(e, "const int64_t shape[] = { %s };", emit_shape_list(e, &v->shape));
-    emit_line(e, "npx_set_output(st, %d, NPX_%s, %d, shape, %s%s, %s);", j, dtype_enum(v->dtype), v->shape.ndim,
-              v->owned ? "" : "(void *)", data_ptr(e, v), v->owned ? "true" : "false");
-    emit_close(e, e->p->outputs[j]);
-}
 
 /* bincount: one vectorized pass for the smallest and largest value (the size,
  * and the negative check), then one that counts, each thread into its own
@@ -321,10 +303,11 @@ const Target target_c = {
     .matmul = c_matmul,
     .reduce = c_reduce,
     .bincount = c_bincount,
-    .trace = c_trace,
+    .trace_fn = "npx_trace",
+    .output_fn = "npx_set_output",
+    .data = data_ptr,
     .free = c_free,
     .end_compute = c_nothing,
-    .output = c_output,
     .end_run = c_nothing,
     .epilogue = c_epilogue,
 };

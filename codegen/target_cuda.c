@@ -316,25 +316,10 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     e->indent--;
 }
 
-static void cuda_trace(Emitter *e, const IrStmt *st, const Value *v)
-{
-    emit_open(e, "if (st->trace_dir)");
-    emit_line(e, "const int64_t shape[] = { %s };", emit_shape_list(e, &v->shape));
-    emit_line(e, "npx_dev_trace(st, \"%s\", %d, \"%s\", NPX_%s, %d, shape, %s);", st->name, st->line,
-              emit_c_string(e, st->text), dtype_enum(v->dtype), v->shape.ndim, v->cname);
-    emit_close(e, NULL);
-}
+/* device data is reached through its pointer, 0-d values too */
+static const char *cuda_data(Emitter *e, const Value *v) { return v->cname; }
 
 static void cuda_free(Emitter *e, const Value *v) { emit_line(e, "npx_dev_free(%s);", v->cname); }
-
-static void cuda_output(Emitter *e, int j, const Value *v)
-{
-    emit_block(e);
-    emit_line(e, "const int64_t shape[] = { %s };", emit_shape_list(e, &v->shape));
-    emit_line(e, "npx_dev_output(st, %d, NPX_%s, %d, shape, %s, %s);", j, dtype_enum(v->dtype), v->shape.ndim,
-              v->cname, v->owned ? "true" : "false");
-    emit_close(e, e->p->outputs[j]);
-}
 
 static void cuda_end_compute(Emitter *e)
 {
@@ -382,10 +367,11 @@ const Target target_cuda = {
     .matmul = cuda_matmul,
     .reduce = cuda_reduce,
     .bincount = cuda_bincount,
-    .trace = cuda_trace,
+    .trace_fn = "npx_dev_trace",
+    .output_fn = "npx_dev_output",
+    .data = cuda_data,
     .free = cuda_free,
     .end_compute = cuda_end_compute,
-    .output = cuda_output,
     .end_run = cuda_end_run,
     .epilogue = cuda_epilogue,
 };
