@@ -8,8 +8,6 @@
 #include <string.h>
 #include "target.h"
 
-const char *dtype_suffix(npx_dtype t) { return dtype_name(t); }
-
 static Arena *A(Emitter *e) { return e->p->arena; }
 
 const char *cx_dim(Emitter *e, Dim d)
@@ -180,7 +178,7 @@ const char *cx_convert(Emitter *e, const char *x, npx_dtype from, npx_dtype to)
     if (to == NPX_BOOL)
         return arena_printf(A(e), "%s != 0", paren(e, x));
     if (dtype_is_float(from) && dtype_is_int(to))
-        return arena_printf(A(e), "npx_%s_to_%s(%s)", dtype_suffix(from), dtype_suffix(to), x);
+        return arena_printf(A(e), "npx_%s_to_%s(%s)", dtype_name(from), dtype_name(to), x);
     return arena_printf(A(e), "(%s)%s", dtype_ctype(to), paren(e, x));
 }
 
@@ -199,7 +197,7 @@ static const char *apply(Emitter *e, const char *tmpl, const char **args, npx_dt
             c++;
         }
         else if (c[0] == '$' && c[1] == 't')
-            piece = (c++, dtype_suffix(t));
+            piece = (c++, dtype_name(t));
         else if (c[0] == '$' && c[1] == 'f')
             piece = (c++, t == NPX_F32 ? "f" : "");
         else if (c[0] == '$' && c[1] == 'l')

@@ -52,6 +52,5 @@ const char *cx_convert(Emitter *e, const char *x, npx_dtype from, npx_dtype to);
 const char *cx_literal(Emitter *e, double f, int64_t i, bool is_float, npx_dtype to);
 const char *cx_dim(Emitter *e, Dim d);
 bool cx_is_flat(Emitter *e, Ref r, const Shape *s);         /* may r be read with idx NULL? */
-const char *dtype_suffix(npx_dtype t);                      /* "f32" */
 
 #endif

@@ -62,7 +62,7 @@ static void emit_elementwise(Emitter *e, Ref r)
 static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
 {
     bool fl = dtype_is_float(t);
-    const char *sfx = dtype_suffix(t);
+    const char *sfx = dtype_name(t);
     const char *imax = t == NPX_I32 ? "INT32_MAX" : "INT64_MAX", *imin = t == NPX_I32 ? "INT32_MIN" : "INT64_MIN";
     switch (red) {
     case RED_sum:

@@ -194,7 +194,7 @@ static void c_matmul(Emitter *e, Ref r)
     if (t == NPX_BOOL)
         emit_line(e, "    %s = %s || (a_ip && %s);", out, out, y);
     else if (dtype_is_int(t))
-        emit_line(e, "    %s = npx_add_%s(%s, npx_mul_%s(a_ip, %s));", out, dtype_suffix(t), out, dtype_suffix(t), y);
+        emit_line(e, "    %s = npx_add_%s(%s, npx_mul_%s(a_ip, %s));", out, dtype_name(t), out, dtype_name(t), y);
     else
         emit_line(e, "    %s += a_ip * %s;", out, y);
     emit_close(e, NULL);

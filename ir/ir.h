@@ -145,7 +145,6 @@ typedef struct {
     int ninputs, capinputs;
     const char **outputs;        /* output names */
     Ref *output_vals;            /* the value each output has at the end */
-    Span *output_spans;
     int noutputs, capoutputs;
     bool opt;                    /* false for -O0 */
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
@@ -173,7 +172,6 @@ bool dtype_is_float(npx_dtype t);
 bool dtype_from_name(const char *name, npx_dtype *out);
 
 /* lower.c: AST -> IR with dtypes and shapes; returns false on errors */
-struct AstProgramTag;
 bool ir_lower(Program *p, const void *ast);
 
 /* passes */

@@ -219,7 +219,6 @@ static void check_outputs(Lower *L)
 {
     Program *p = L->p;
     p->output_vals = arena_alloc(p->arena, sizeof(Ref) * (size_t)(p->noutputs + 1));
-    p->output_spans = L->output_spans;
     for (int j = 0; j < p->noutputs; j++) {
         Binding *b = lower_find(L, p->outputs[j]);
         if (!b || b->kind != BIND_VALUE)
