@@ -58,6 +58,17 @@ const char *cx_load(Emitter *e, Ref r, const char *flat)
     return arena_printf(A(e), "%s[%s]", v->cname, v->shape.ndim == 0 ? "0" : flat);
 }
 
+const char *cx_element(Emitter *e, Ref r, const Shape *s, Idx idx)
+{
+    const Value *v = V(e->p, r);
+    if (!v->row_local || !e->in_rows)
+        return cx_load(e, r, cx_flat(e, s, idx));
+    Shape row = { s->ndim - 1, { 0 } };
+    memcpy(row.d, s->d + 1, sizeof(Dim) * (size_t)row.ndim);
+    emit_use_value(e, r);
+    return arena_printf(A(e), "%s[%s]", v->row_cname, cx_flat(e, &row, idx + 1));
+}
+
 /* An operand that needs no parentheses: a name, a number, a call or a load. */
 static bool atomic(const char *s)
 {
@@ -264,7 +275,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     if (v->kind == IR_LITERAL)
         return cx_literal(e, v->fval, v->ival, dtype_is_float(v->dtype), v->dtype);
     if (v->materialize && !define)
-        return cx_load(e, r, cx_flat(e, &v->shape, idx));
+        return cx_element(e, r, &v->shape, idx);
     const Value *a = v->nargs ? V(e->p, v->args[0]) : NULL;
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     switch (v->kind) {

@@ -14,6 +14,7 @@ typedef struct {
     const Target *t;
     void *target_state;          /* the target's own bookkeeping (CUDA: its kernels) */
     int nest_depth;              /* scopes the open loop nest must close */
+    bool in_rows;                /* inside a row group's loop over i0 (ir.h: RowGroup) */
     const IrStmt *stmt;          /* the statement being emitted */
     /* The free variables of the code emitted since emit_uses_reset: the values
      * and size symbols it reads (a CUDA kernel's parameters). */
@@ -45,6 +46,9 @@ typedef const char *const *Idx;
 const char *cx_value(Emitter *e, Ref r, Idx idx, npx_dtype to);   /* read r, as dtype to */
 const char *cx_define(Emitter *e, Ref r, Idx idx);                /* compute r, in its dtype */
 const char *cx_load(Emitter *e, Ref r, const char *flat);          /* element flat of stored r */
+/* element idx of stored r, where s is its shape (or, for a reduction, its
+ * kept axes): a row-local value's is in its row buffer */
+const char *cx_element(Emitter *e, Ref r, const Shape *s, Idx idx);
 bool cx_define_is_flat(Emitter *e, Ref r);          /* may cx_define(r) use idx NULL? */
 const char *cx_dims(Emitter *e, const Dim *d, int n);      /* "B * 784", "1" when n == 0 */
 const char *cx_flat(Emitter *e, const Shape *s, Idx idx);  /* "i0 * V + i1" */

@@ -7,8 +7,12 @@
 
 typedef struct Target Target;
 void emit_program(FILE *out, Program *p, const Target *t);
-/* emit_loops.c: the code that computes one materialized value */
+/* emit_loops.c: the code that computes one materialized value: its checks
+ * and storage (products, arange and bincount, never in a row group, declare
+ * theirs with their loops), then its loops; emit_value is both */
 void emit_value(Emitter *e, Ref r, const IrStmt *st);
+void emit_value_storage(Emitter *e, Ref r, const IrStmt *st);
+void emit_value_loops(Emitter *e, Ref r, const IrStmt *st);
 void emit_matmul_loops(Emitter *e, Ref r);
 
 /* A matrix product's operand for BLAS (cuBLAS, CBLAS): false when it is

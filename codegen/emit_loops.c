@@ -37,6 +37,29 @@ static void close_loops(Emitter *e, int n)
         emit_close(e, NULL);
 }
 
+/* A value's loop nest over dims[0..n): the target's parallel nest, except
+ * inside a row group, whose loop already runs over axis 0 (i0): then plain
+ * loops over the rest of the row, in a scope of their own. */
+static void open_value_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
+{
+    if (!e->in_rows) {
+        e->t->open_nest(e, what, dims, iv, n);
+        return;
+    }
+    if (n == 1)
+        emit_block(e);
+    open_loops(e, dims + 1, iv + 1, n - 1, NULL, NULL);
+    e->nest_depth = n == 1 ? 1 : n - 1;
+}
+
+static void close_value_nest(Emitter *e)
+{
+    if (e->in_rows)
+        close_loops(e, e->nest_depth);
+    else
+        e->t->close_nest(e);
+}
+
 static void emit_elementwise(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
@@ -44,17 +67,16 @@ static void emit_elementwise(Emitter *e, Ref r)
         emit_line(e, "%s %s = %s;", dtype_ctype(v->dtype), v->cname, cx_define(e, r, NULL));
         return;
     }
-    e->t->declare(e, v, false);
-    if (v->shape.ndim > 0 && cx_define_is_flat(e, r)) {
+    if (v->shape.ndim > 0 && !e->in_rows && cx_define_is_flat(e, r)) {
         e->t->open_flat(e, v->cname, v->shape.d, v->shape.ndim);
         emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_define(e, r, NULL));
         e->t->close_nest(e);
         return;
     }
     const char **iv = index_vars(e, v->shape.ndim);
-    e->t->open_nest(e, v->cname, v->shape.d, iv, v->shape.ndim);
-    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &v->shape, iv)), cx_define(e, r, iv));
-    e->t->close_nest(e);
+    open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim);
+    emit_line(e, "%s = %s;", cx_element(e, r, &v->shape, iv), cx_define(e, r, iv));
+    close_value_nest(e);
 }
 
 /* ---- reductions ---- */
@@ -144,7 +166,7 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
         simd = v->red == RED_max ? "NPX_SIMD_MAX" : "NPX_SIMD_MIN";
         result = arena_printf(A(e), "nan_seen ? %s : acc", cx_literal(e, NAN, 0, true, rp->code.acc));
     }
-    e->t->open_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
+    open_value_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
     emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
     if (rp->arg)
         emit_line(e, "int64_t best = -1, k = 0;");
@@ -156,11 +178,12 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
     if (nan_flag)
         emit_line(e, "nan_seen |= elem != elem;");
     close_loops(e, rp->reduced.ndim);
-    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv)), result);
-    e->t->close_nest(e);
+    emit_line(e, "%s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), result);
+    close_value_nest(e);
 }
 
-static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
+/* max, min, argmax and argmin of nothing are errors, as in NumPy */
+static void emit_reduce_check(Emitter *e, Ref r, const IrStmt *st)
 {
     const Value *v = V(e->p, r);
     ReducePlan rp;
@@ -169,7 +192,12 @@ static void emit_reduce(Emitter *e, Ref r, const IrStmt *st)
     if (needs_items && shape_size_literal(&rp.reduced) < 0)
         emit_line(e, "if (%s == 0) npx_runtime_error(st, %d, \"zero-size array to reduction operation %s which has "
                      "no identity\");", rp.count, st->line, reduction_name[v->red]);
-    e->t->declare(e, v, false);
+}
+
+static void emit_reduce(Emitter *e, Ref r)
+{
+    ReducePlan rp;
+    reduce_plan(e, r, &rp);
     if (e->t->reduce && !rp.arg)
         e->t->reduce(e, r, &rp);
     else
@@ -255,10 +283,26 @@ static void emit_arange(Emitter *e, Ref r)
     e->t->close_nest(e);
 }
 
-void emit_value(Emitter *e, Ref r, const IrStmt *st)
+void emit_value_storage(Emitter *e, Ref r, const IrStmt *st)
+{
+    const Value *v = V(e->p, r);
+    switch (v->kind) {
+    case IR_REDUCE: emit_reduce_check(e, r, st); break;
+    case IR_MATMUL:
+    case IR_ARANGE:
+    case IR_BINCOUNT:
+    case IR_INPUT: return;
+    default:
+        if (v->shape.ndim == 0 && e->t->scalar_locals)
+            return;              /* declared where it is computed */
+    }
+    e->t->declare(e, v, false);
+}
+
+void emit_value_loops(Emitter *e, Ref r, const IrStmt *st)
 {
     switch (V(e->p, r)->kind) {
-    case IR_REDUCE: emit_reduce(e, r, st); break;
+    case IR_REDUCE: emit_reduce(e, r); break;
     case IR_MATMUL: (e->t->matmul ? e->t->matmul : emit_matmul_loops)(e, r); break;
     case IR_ARANGE: emit_arange(e, r); break;
     case IR_BINCOUNT: e->t->bincount(e, r, st); break;
@@ -267,4 +311,10 @@ void emit_value(Emitter *e, Ref r, const IrStmt *st)
         break;
     default: emit_elementwise(e, r); break;
     }
+}
+
+void emit_value(Emitter *e, Ref r, const IrStmt *st)
+{
+    emit_value_storage(e, r, st);
+    emit_value_loops(e, r, st);
 }

@@ -1,7 +1,8 @@
 /* emit_program.c: walks the scheduled IR and writes the program: npx_run with
  * one commented block per source statement (its size checks, the code of each
  * value it stores, its trace, the buffers it frees), then the outputs, then
- * the tables that describe the program to the runtime. What differs between
+ * the tables that describe the program to the runtime; a row group (ir.h) is
+ * one block around its statements. What differs between
  * C and CUDA goes through the target's hooks (target.h). */
 #include <string.h>
 #include "emit_c.h"
@@ -64,6 +65,20 @@ static void emit_output(Emitter *e, int j, const Value *v)
     emit_close(e, e->p->outputs[j]);
 }
 
+/* Is r one of the values statement s stores? */
+static bool stored_by(Emitter *e, Ref r, int s)
+{
+    const Value *v = V(e->p, r);
+    return v->stmt == s && v->materialize && (v->uses > 0 || r == e->p->stmts[s].value);
+}
+
+static void emit_trace_and_frees(Emitter *e, const IrStmt *st)
+{
+    emit_trace(e, st, V(e->p, st->value));
+    for (int f = 0; f < st->nfrees; f++)
+        e->t->free(e, V(e->p, st->frees[f]));
+}
+
 static void emit_statement(Emitter *e, int s)
 {
     Program *p = e->p;
@@ -73,17 +88,52 @@ static void emit_statement(Emitter *e, int s)
     emit_line(e, "/* line %d: %s */", st->line, st->text);
     emit_checks(e, st);
     for (Ref r = 1; r < p->nvals; r++) {
-        const Value *v = V(p, r);
-        if (v->stmt != s || !v->materialize || (v->uses == 0 && r != st->value))
+        if (!stored_by(e, r, s))
             continue;
-        if (v->kind == IR_INPUT)
-            e->t->input(e, v);
+        if (V(p, r)->kind == IR_INPUT)
+            e->t->input(e, V(p, r));
         else
             emit_value(e, r, st);
     }
-    emit_trace(e, st, V(p, st->value));
-    for (int f = 0; f < st->nfrees; f++)
-        e->t->free(e, V(p, st->frees[f]));
+    emit_trace_and_frees(e, st);
+}
+
+/* A row group: every statement's checks and storage, then one loop over the
+ * rows that runs each statement's code on row i0, then the traces and frees. */
+static void emit_row_group(Emitter *e, const RowGroup *g)
+{
+    Program *p = e->p;
+    const IrStmt *first = &p->stmts[g->first], *last = &p->stmts[g->last];
+    emit_blank(e);
+    if (g->first == g->last)
+        emit_line(e, "/* line %d, row by row: %s */", first->line, first->text);
+    else
+        emit_line(e, "/* lines %d-%d, row by row (%s rows): each row goes through all of them while it is in cache */",
+                  first->line, last->line, dim_str(p, g->rows));
+    for (int s = g->first; s <= g->last; s++) {
+        e->stmt = &p->stmts[s];
+        emit_checks(e, e->stmt);
+        for (Ref r = 1; r < p->nvals; r++)
+            if (stored_by(e, r, s))
+                emit_value_storage(e, r, e->stmt);
+    }
+    e->t->open_rows(e, g);
+    e->in_rows = true;
+    for (int s = g->first; s <= g->last; s++) {
+        e->stmt = &p->stmts[s];
+        if (g->first != g->last)
+            emit_line(e, "/* line %d: %s */", e->stmt->line, e->stmt->text);
+        for (Ref r = 1; r < p->nvals; r++)
+            if (stored_by(e, r, s)) {
+                emit_value_loops(e, r, e->stmt);
+                if (V(p, r)->row_local)
+                    e->t->keep_row(e, V(p, r));
+            }
+    }
+    e->in_rows = false;
+    e->t->close_rows(e, g);
+    for (int s = g->first; s <= g->last; s++)
+        emit_trace_and_frees(e, &p->stmts[s]);
 }
 
 static void emit_run(Emitter *e)
@@ -94,8 +144,14 @@ static void emit_run(Emitter *e)
         if (p->syms[i].kind == SYM_INPUT)
             emit_line(e, "const int64_t %s = st->sym[%d];", p->syms[i].cvar, p->syms[i].input_index);
     e->t->begin_run(e);
-    for (int s = 0; s < p->nstmts; s++)
-        emit_statement(e, s);
+    for (int s = 0; s < p->nstmts; s++) {
+        const RowGroup *g = p->stmts[s].group ? &p->groups[p->stmts[s].group] : NULL;
+        if (g)
+            emit_row_group(e, g);
+        else
+            emit_statement(e, s);
+        s = g ? g->last : s;
+    }
     e->t->end_compute(e);
     emit_blank(e);
     emit_line(e, "/* outputs */");

@@ -22,6 +22,12 @@ struct Target {
     /* The same over all elements of dims[0..n), with one flat index, i. */
     void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
     void (*close_nest)(Emitter *e);
+    /* A row group's loop over its rows, i0, with the row buffers of its
+     * row-local values; keep_row copies row i0 of v into v's whole buffer
+     * when there is one (--trace). NULL where Program.row_groups is false. */
+    void (*open_rows)(Emitter *e, const RowGroup *g);
+    void (*keep_row)(Emitter *e, const Value *v);
+    void (*close_rows)(Emitter *e, const RowGroup *g);
     void (*matmul)(Emitter *e, Ref r);         /* NULL: the shared loops */
     /* a reduction other than argmax/argmin, its storage declared; NULL: the shared loops */
     void (*reduce)(Emitter *e, Ref r, const ReducePlan *rp);

@@ -100,11 +100,24 @@ static void c_input(Emitter *e, const Value *v)
         emit_line(e, "const %s *%s = (const %s *)st->in[%d].data;", ct, v->cname, ct, v->index);
 }
 
+/* The length of one row of v: all its axes but the first. */
+static const char *row_length(Emitter *e, const Value *v)
+{
+    return cx_dims(e, v->shape.d + 1, v->shape.ndim - 1);
+}
+
 static void c_declare(Emitter *e, const Value *v, bool zeroed)
 {
     const char *ct = dtype_ctype(v->dtype);
     if (v->shape.ndim == 0) {
         emit_line(e, "%s %s;", ct, v->cname);
+        return;
+    }
+    if (v->row_local) {
+        emit_line(e, "/* %s %s: a row at a time in %s, whole only for --trace */", v->cname,
+                  shape_str(e->p, &v->shape, v->dtype, false), v->row_cname);
+        emit_line(e, "%s *%s = st->trace_dir ? (%s *)npx_alloc(npx_bytes(%s, sizeof(%s), \"%s\")) : NULL;", ct,
+                  v->cname, ct, cx_dims(e, v->shape.d, v->shape.ndim), ct, v->cname);
         return;
     }
     emit_line(e, "%s *%s = (%s *)npx_alloc%s(npx_bytes(%s, sizeof(%s), \"%s\")); /* %s */", ct, v->cname, ct,
@@ -139,10 +152,53 @@ static void c_close_nest(Emitter *e)
         emit_close(e, NULL);
 }
 
-/* Matrix products whose right operand is stored row by row: for each row i
- * of the result, add a[i, p] times row p of b, a loop over contiguous
- * memory that the compiler vectorizes (the order BLAS kernels use, in the
- * result's dtype). Other shapes take the shared dot-product loops. */
+/* A row group: the rows shared among the threads, each thread with its own
+ * buffer for the row of each row-local value. */
+static void c_open_rows(Emitter *e, const RowGroup *g)
+{
+    Program *p = e->p;
+    bool buffers = false;
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *v = V(p, r);
+        if (!v->row_local || p->stmts[v->stmt].group != p->stmts[g->first].group)
+            continue;
+        if (!buffers) {
+            emit_line(e, "NPX_PARALLEL");
+            emit_block(e);
+        }
+        buffers = true;
+        const char *ct = dtype_ctype(v->dtype);
+        emit_line(e, "%s *%s = (%s *)npx_alloc(npx_bytes(%s, sizeof(%s), \"%s\"));", ct, v->row_cname, ct,
+                  row_length(e, v), ct, v->row_cname);
+    }
+    emit_line(e, buffers ? "NPX_FOR_NOWAIT" : "NPX_PARALLEL_FOR");
+    emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0++)", cx_dim(e, g->rows));
+}
+
+static void c_keep_row(Emitter *e, const Value *v)
+{
+    const char *len = row_length(e, v);
+    emit_line(e, "if (%s)", v->cname);
+    emit_line(e, "    memcpy(%s + i0 * %s, %s, sizeof(%s) * %s);", v->cname, len, v->row_cname,
+              dtype_ctype(v->dtype), len);
+}
+
+static void c_close_rows(Emitter *e, const RowGroup *g)
+{
+    Program *p = e->p;
+    emit_close(e, NULL);
+    bool buffers = false;
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *v = V(p, r);
+        if (v->row_local && p->stmts[v->stmt].group == p->stmts[g->first].group) {
+            emit_line(e, "npx_free(%s);", v->row_cname);
+            buffers = true;
+        }
+    }
+    if (buffers)
+        emit_close(e, NULL);
+}
+
 /* where a value's data is: 0-d values are locals */
 static const char *data_ptr(Emitter *e, const Value *v)
 {
@@ -169,6 +225,10 @@ static bool c_cblas(Emitter *e, Ref r)
     return true;
 }
 
+/* Matrix products whose right operand is stored row by row: for each row i
+ * of the result, add a[i, p] times row p of b, a loop over contiguous
+ * memory that the compiler vectorizes (the order BLAS kernels use, in the
+ * result's dtype). Other shapes take the shared dot-product loops. */
 static void c_matmul(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r), *a = V(e->p, v->args[0]), *b = V(e->p, v->args[1]);
@@ -300,6 +360,9 @@ const Target target_c = {
     .open_nest = c_open_nest,
     .open_flat = c_open_flat,
     .close_nest = c_close_nest,
+    .open_rows = c_open_rows,
+    .keep_row = c_keep_row,
+    .close_rows = c_close_rows,
     .matmul = c_matmul,
     .reduce = c_reduce,
     .bincount = c_bincount,

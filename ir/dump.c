@@ -40,7 +40,9 @@ static void dump_value(FILE *out, Program *p, Ref r)
     for (int i = 0; i < v->nargs; i++)
         fprintf(out, "%s%%%d", i ? ", " : " ", v->args[i]);
     fprintf(out, " : %s", shape_str(p, &v->shape, v->dtype, v->weak));
-    if (v->cname)
+    if (v->row_local)
+        fprintf(out, "  -> %s (a row at a time: %s)", v->cname, v->row_cname);
+    else if (v->cname)
         fprintf(out, "  -> %s", v->cname);
     else if (v->materialize)
         fprintf(out, "  -> stored");
@@ -55,6 +57,9 @@ void ir_dump(FILE *out, Program *p, const char *title)
     Ref r = 1;
     for (int s = 0; s < p->nstmts; s++) {
         const IrStmt *st = &p->stmts[s];
+        const RowGroup *g = st->group ? &p->groups[st->group] : NULL;
+        if (g && g->first == s)
+            fprintf(out, "rows %s: lines %d-%d\n", dim_str(p, g->rows), st->line, p->stmts[g->last].line);
         fprintf(out, "line %d: %s\n", st->line, st->text);
         for (int c = 0; c < st->nchecks; c++)
             fprintf(out, "    check %s == %s\n", dim_str(p, st->checks[c].a), dim_str(p, st->checks[c].b));

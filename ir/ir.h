@@ -94,6 +94,9 @@ typedef struct {
     int uses;                    /* fuse: how many values and statements use it */
     Ref user;                    /* fuse: the one user, when uses == 1 */
     const char *cname;           /* schedule: its C variable, when materialized */
+    bool row_local;              /* schedule: stored one row at a time, in row_cname, inside its
+                                    row group (whole in cname only under --trace) */
+    const char *row_cname;       /* schedule: "e_row" */
     int last_stmt;               /* schedule: last statement that reads it */
     bool owned;                  /* schedule: a buffer this program allocated */
 } Value;
@@ -122,7 +125,17 @@ typedef struct {
     int nchecks, capchecks;
     Ref *frees;                  /* schedule: buffers to free after this statement */
     int nfrees, capfrees;
+    int group;                   /* schedule: its row group (index into Program.groups), 0: none */
 } IrStmt;
+
+/* A row group (schedule): statements first..last whose values all have the
+ * same first axis, `rows` long, and read each other only within one row of
+ * it. They run as one loop over the rows; each row goes through all of them
+ * while it is in cache. */
+typedef struct {
+    int first, last;
+    Dim rows;
+} RowGroup;
 
 typedef struct {
     const char *name;
@@ -143,12 +156,15 @@ typedef struct {
     int nsyms, capsyms;
     IrInput *inputs;
     int ninputs, capinputs;
+    RowGroup *groups;            /* groups[0] is unused */
+    int ngroups, capgroups;
     const char **outputs;        /* output names */
     Ref *output_vals;            /* the value each output has at the end */
     int noutputs, capoutputs;
     bool opt;                    /* false for -O0 */
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
     bool tf32;                   /* --tf32: cuBLAS may use TF32 tensor cores for float32 */
+    bool row_groups;             /* the target runs row groups (the C target) */
 } Program;
 
 /* ir.c: the tables */
@@ -178,6 +194,7 @@ bool ir_lower(Program *p, const void *ast);
 bool ir_verify(Program *p, const char *after);
 void ir_fuse(Program *p);
 void ir_schedule(Program *p);
+void schedule_rows(Program *p, const bool *is_output);   /* rows.c: ir_schedule's row groups */
 void ir_dump(FILE *out, Program *p, const char *title);
 void ir_print_shapes(FILE *out, Program *p);
 void ir_explain(FILE *out, Program *p);

@@ -3,7 +3,8 @@
  * buffer is freed: right after the last statement that reads it, so that peak
  * memory is what is live, not one buffer per expression. Statements run in
  * source order; values inside a statement in the order they were built, which
- * is an order where operands come first. */
+ * is an order where operands come first; runs of statements over the same
+ * rows run row by row (rows.c). */
 #include <string.h>
 #include "ir.h"
 
@@ -92,6 +93,8 @@ static void name_values(Program *p)
         Value *v = &p->vals[r];
         if (v->materialize && !v->cname)
             v->cname = unique(p, &names, op_name(v));
+        if (v->row_local)
+            v->row_cname = unique(p, &names, arena_printf(p->arena, "%s_row", v->cname));
         if (v->kind == IR_BINCOUNT) {
             Sym *sym = &p->syms[DIM_SYMNO(v->shape.d[0])];
             sym->cvar = unique(p, &names, arena_printf(p->arena, "%s_len", v->cname));
@@ -122,8 +125,9 @@ static void find_last_uses(Program *p, bool *is_output)
 void ir_schedule(Program *p)
 {
     bool *is_output = arena_alloc(p->arena, (size_t)p->nvals);
-    name_values(p);
     find_last_uses(p, is_output);
+    schedule_rows(p, is_output);
+    name_values(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         v->owned = v->materialize && v->kind != IR_INPUT && v->shape.ndim > 0;

@@ -167,3 +167,7 @@ load test_helper
         }
     done
 }
+
+@test "statements over the same rows run row by row in one loop and match NumPy, with and without --trace" {
+    check_program "$BATS_TEST_DIRNAME/programs/row_groups.npx"
+}

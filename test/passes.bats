@@ -1,0 +1,76 @@
+#!/usr/bin/env bats
+# What the passes did, read from --explain and --dump-ir: fusion of
+# elementwise chains and of producers into reductions, products that fold a
+# factor or a transpose, row groups, and -O0 turning all of it off. (That the
+# fused programs compute the right numbers is programs.bats's job.)
+
+load test_helper
+
+# explain FILE.npx [NPXC OPTIONS]: npxc --explain's output, in NPX_OUTPUT
+explain() {
+    local src=$1
+    shift
+    npx_exec "npxc --explain" "$NPXC" --explain "$@" "$src"
+}
+
+# program TEXT: writes TEXT to $BATS_TEST_TMPDIR/p.npx
+program() {
+    printf '%s\n' "$1" >"$BATS_TEST_TMPDIR/p.npx"
+}
+
+@test "an elementwise chain is one loop with no temporaries" {
+    explain "$NPX_ROOT/bench/arith.npx"
+    grep -qF 'loop: subtract -> y f32[N] (fused: multiply, add, multiply, true_divide, add)' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 1 ]
+    ! grep -q temporary <<<"$NPX_OUTPUT"
+}
+
+@test "-O0 gives every operation its own loop" {
+    explain "$NPX_ROOT/bench/arith.npx" -O0
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 6 ]
+    [ "$(grep -c '(temporary)' <<<"$NPX_OUTPUT")" -eq 5 ]
+}
+
+@test "a reduction computes its elementwise operand in its own loop" {
+    program $'input x: f32[N]\ninput y: f32[N]\noutput s\ns = (x * y + 1.0).sum()'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: sum -> s f32 (fused: add, multiply)' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 1 ]
+}
+
+@test "a factor and transposes fold into the matrix product, never copied" {
+    program $'input a: f32[M, K]\ninput b: f32[N, K]\noutput g\ng = 0.5 * np.dot(a, b.T)'
+    npx_exec "npxc --dump-ir" "$NPXC" --dump-ir "$BATS_TEST_TMPDIR/p.npx"
+    grep -qE 'matmul scale=0.5 %[0-9]+, %[0-9]+ : f32\[M, N\]  -> g$' <<<"$NPX_OUTPUT"
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 1 ]
+    npx_exec "npxc --blas" "$NPXC" --blas "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'cblas_sgemm(NPX_CBLAS_ROW_MAJOR, NPX_CBLAS_NO_TRANS, NPX_CBLAS_TRANS, (int)M, (int)N, (int)K, 0.5f, a,' \
+        "$BATS_TEST_TMPDIR/p.c"
+}
+
+@test "softmax runs row by row, its exponentials kept one row at a time" {
+    explain "$NPX_ROOT/bench/softmax.npx"
+    grep -qF 'softmax.npx:16-19: row by row: one loop over the B rows' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: exp -> e f32[B, C] (fused: subtract) (one row at a time)' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'one row at a time' <<<"$NPX_OUTPUT")" -eq 1 ]
+    npx_exec "npxc" "$NPXC" "$NPX_ROOT/bench/softmax.npx" -o "$BATS_TEST_TMPDIR/s.c"
+    [ "$(grep -c 'NPX_FOR_NOWAIT' "$BATS_TEST_TMPDIR/s.c")" -ge 1 ]
+    grep -qF 'e_row[i1] = expf(x[i0 * C + i1] - m[i0]);' "$BATS_TEST_TMPDIR/s.c"
+}
+
+@test "a row group ends at a statement that needs other rows, and what is read after it is stored whole" {
+    explain "$BATS_TEST_DIRNAME/programs/row_groups.npx"
+    grep -qF 'row_groups.npx:14-25: row by row' <<<"$NPX_OUTPUT"
+    grep -qF 'row_groups.npx:28-33: row by row' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: subtract -> xc f32[B, C]' <<<"$NPX_OUTPUT"
+    ! grep -q 'xc f32\[B, C\].*one row at a time' <<<"$NPX_OUTPUT"
+}
+
+@test "statements whose rows are single elements, and -O0, make no row group" {
+    program $'input a: f32[N]\ninput b: f32[N]\noutput y, z\nd = a - b\ny = d * d\nz = np.exp(d) + y'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    ! grep -q 'row by row' <<<"$NPX_OUTPUT"
+    explain "$NPX_ROOT/bench/softmax.npx" -O0
+    ! grep -q 'row by row' <<<"$NPX_OUTPUT"
+}
