@@ -278,8 +278,9 @@ static void bincount_shared(Emitter *e, Ref r, const Value *x)
     emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, 0, 0, %s);", name, n, args);
 }
 
-/* bincount: one kernel checks for negative values and finds the largest (one
- * host sync to size the result), one counts with atomics. */
+/* bincount: one kernel checks for negative values and finds the largest;
+ * the host reads both in one copy (the one sync, to size the result); one
+ * kernel counts, in shared memory when the bins fit. */
 static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
 {
     Program *p = e->p;
@@ -287,17 +288,14 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     const char *len = cx_dim(e, v->shape.d[0]);
     const char *iv[] = { "i0" };
     Dim xd[] = { x->shape.d[0] };
-    const char *biggest = arena_printf(p->arena, "%s_max", v->cname);
-    emit_line(e, "long long *%s = npx_dev_ll(-1);", biggest);
-    e->t->open_nest(e, biggest, xd, iv, 1);
+    emit_line(e, "npx_dev_max_reset(dev_status);");
+    e->t->open_nest(e, arena_printf(p->arena, "%s_max", v->cname), xd, iv, 1);
     emit_line(e, "const long long elem = (long long)%s;", cx_value(e, v->args[0], iv, NPX_I64));
     emit_line(e, "if (elem < 0)");
     emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem);", st->line);
-    emit_line(e, "atomicMax(%s, elem);", biggest);
-    emit_use_raw(e, "long long *", biggest);
+    emit_line(e, "atomicMax(&st->max, elem);");
     e->t->close_nest(e);
-    emit_line(e, "npx_dev_check(st, dev_status);");
-    emit_line(e, "int64_t %s = npx_dev_read_max(%s, %lld);", len, biggest, (long long)v->ival);
+    emit_line(e, "int64_t %s = npx_dev_read_max(st, dev_status, %lld); /* one sync */", len, (long long)v->ival);
     cuda_declare(e, v, true);
     emit_line(e, "if (%s <= NPX_SHARED_BINS)", len);
     e->indent++;

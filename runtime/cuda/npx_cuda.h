@@ -60,7 +60,9 @@
  *   __all_sync. Warp functions take the full mask 0xffffffff only; lanes
  *   that do not exist (a partial last warp) or have returned do not take
  *   part, and reading from one gives the caller's own value.
- * Runtime API: cudaMalloc cudaFree cudaMemcpy cudaMemcpyAsync cudaMemset
+ * Runtime API: cudaMalloc cudaFree cudaMallocAsync cudaFreeAsync
+ *   cudaDeviceGetDefaultMemPool cudaMemPoolSetAttribute (the release
+ *   threshold) cudaMemcpy cudaMemcpyAsync cudaMemset
  *   cudaMemsetAsync cudaMemGetInfo cudaDeviceSynchronize cudaStreamCreate
  *   cudaStreamDestroy cudaStreamSynchronize cudaEventCreate
  *   cudaEventCreateWithFlags cudaEventRecord cudaEventQuery
@@ -272,6 +274,11 @@ struct CUevent_st {
 };
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
+struct CUmemPoolHandle_st {
+    uint64_t release_threshold;
+};
+typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
 #define cudaEventDefault 0x00
 #define cudaEventBlockingSync 0x01
 #define cudaEventDisableTiming 0x02
@@ -334,6 +341,7 @@ struct npx_emu_state {
     std::map<uintptr_t, size_t> allocs;
     size_t allocated;
     std::set<const void *> handles;
+    CUmemPoolHandle_st default_pool;
     cudaError_t last_error;
     int order;                     /* NPX_EMU_FORWARD ... */
     uint64_t rng;
@@ -578,6 +586,44 @@ NPX_EMU_FN cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
 NPX_EMU_FN bool npx_emu_stream_ok(cudaStream_t st)
 {
     return !st || npx_emu().handles.count(st);
+}
+
+/* Stream-ordered allocation: with everything in order, cudaMalloc and
+ * cudaFree on a stream that exists. */
+NPX_EMU_FN cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t stream)
+{
+    if (!npx_emu_stream_ok(stream))
+        return npx_emu_ret(cudaErrorInvalidResourceHandle);
+    return cudaMalloc(p, size);
+}
+template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t size, cudaStream_t stream)
+{
+    return cudaMallocAsync(reinterpret_cast<void **>(p), size, stream);
+}
+
+NPX_EMU_FN cudaError_t cudaFreeAsync(void *p, cudaStream_t stream)
+{
+    if (!npx_emu_stream_ok(stream))
+        return npx_emu_ret(cudaErrorInvalidResourceHandle);
+    return cudaFree(p);
+}
+
+/* The device's default memory pool: one handle; of its attributes only the
+ * release threshold, which the emulation keeps and ignores. */
+NPX_EMU_FN cudaError_t cudaDeviceGetDefaultMemPool(cudaMemPool_t *pool, int device)
+{
+    if (!pool || device != 0)
+        return npx_emu_ret(device != 0 ? cudaErrorInvalidDevice : cudaErrorInvalidValue);
+    *pool = &npx_emu().default_pool;
+    return cudaSuccess;
+}
+
+NPX_EMU_FN cudaError_t cudaMemPoolSetAttribute(cudaMemPool_t pool, cudaMemPoolAttr attr, void *value)
+{
+    if (pool != &npx_emu().default_pool || attr != cudaMemPoolAttrReleaseThreshold || !value)
+        return npx_emu_ret(cudaErrorInvalidValue);
+    pool->release_threshold = *(uint64_t *)value;
+    return cudaSuccess;
 }
 
 /* Checks one side of a copy: device memory (is_dev) or host memory. */

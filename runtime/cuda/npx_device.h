@@ -9,22 +9,35 @@
 
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2 };
 
-/* The first run-time error a kernel met: kind, .npx line, two values. */
+/* The first run-time error a kernel met: kind, .npx line, two values; and
+ * the largest value bincount found, read by the host in the same copy. */
 typedef struct {
     int failed, line, kind;
     long long a, b;
+    long long max;
 } npx_dev_status;
 
+/* Device memory is allocated and freed in stream order, from the device's
+ * pool, which keeps what it has between runs: no call here waits for the
+ * device (cudaFree would). */
 static inline __attribute__((unused)) void *npx_dev_alloc(size_t n, bool zeroed)
 {
+    static bool pool_kept;
+    if (!pool_kept) {
+        cudaMemPool_t pool;
+        uint64_t keep_all = UINT64_MAX;
+        NPX_CUDA_CHECK(cudaDeviceGetDefaultMemPool(&pool, 0));
+        NPX_CUDA_CHECK(cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+        pool_kept = true;
+    }
     void *p = NULL;
-    NPX_CUDA_CHECK(cudaMalloc(&p, n ? n : 1));
+    NPX_CUDA_CHECK(cudaMallocAsync(&p, n ? n : 1, 0));
     if (zeroed)
-        NPX_CUDA_CHECK(cudaMemset(p, 0, n ? n : 1));
+        NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n ? n : 1, 0));
     return p;
 }
 
-static inline __attribute__((unused)) void npx_dev_free(void *p) { NPX_CUDA_CHECK(cudaFree(p)); }
+static inline __attribute__((unused)) void npx_dev_free(void *p) { NPX_CUDA_CHECK(cudaFreeAsync(p, 0)); }
 
 static inline __attribute__((unused)) void *npx_dev_upload(const void *host, size_t n)
 {
@@ -34,10 +47,6 @@ static inline __attribute__((unused)) void *npx_dev_upload(const void *host, siz
     return p;
 }
 
-static inline __attribute__((unused)) long long *npx_dev_ll(long long value)
-{
-    return (long long *)npx_dev_upload(&value, sizeof value);
-}
 
 /* Blocks for n threads' worth of work: enough to fill every multiprocessor
  * several times over, no more (the kernels' grid-stride loops do the rest). */
@@ -82,25 +91,33 @@ __device__ static inline __attribute__((unused)) void npx_dev_fail(npx_dev_statu
     }
 }
 
-/* On the host, after the kernels that may fail: one sync. */
-static inline __attribute__((unused)) void npx_dev_check(const npx_state *st, const npx_dev_status *dev)
+/* On the host, after the kernels that may fail: one sync, one copy; the
+ * status as it was. */
+static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_state *st, const npx_dev_status *dev)
 {
-    npx_dev_status h = { 0, 0, 0, 0, 0 };
+    npx_dev_status h = { 0, 0, 0, 0, 0, 0 };
     NPX_CUDA_CHECK(cudaMemcpy(&h, dev, sizeof h, cudaMemcpyDeviceToHost));
     if (!h.failed)
-        return;
+        return h;
     if (h.kind == NPX_FAIL_BINCOUNT_NEGATIVE)
         npx_runtime_error(st, h.line, "bincount: element %lld of the input is %lld; bincount counts non-negative "
                           "integers only", h.a, h.b);
     npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
+    return h;
 }
 
-/* bincount's length: the largest value + 1, at least minlength. */
-static inline __attribute__((unused)) int64_t npx_dev_read_max(long long *dev_max, int64_t minlength)
+/* bincount: before the kernel that finds the largest value, max = -1 (all
+ * bytes 0xff), in stream order; after it, its length, the largest value + 1
+ * and at least minlength, read with the status in one sync. */
+static inline __attribute__((unused)) void npx_dev_max_reset(npx_dev_status *dev)
 {
-    long long m = -1;
-    NPX_CUDA_CHECK(cudaMemcpy(&m, dev_max, sizeof m, cudaMemcpyDeviceToHost));
-    npx_dev_free(dev_max);
+    NPX_CUDA_CHECK(cudaMemsetAsync(&dev->max, 0xff, sizeof dev->max, 0));
+}
+
+static inline __attribute__((unused)) int64_t npx_dev_read_max(const npx_state *st, const npx_dev_status *dev,
+                                                                 int64_t minlength)
+{
+    long long m = npx_dev_check(st, dev).max;
     return m + 1 > minlength ? (int64_t)m + 1 : minlength;
 }
 
