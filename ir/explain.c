@@ -1,6 +1,7 @@
 /* explain.c: --explain, per source line: its dtype and shape, the loops it
- * became, what was fused into them, the temporaries that remain, and the
- * lines that run row by row in one loop. */
+ * became, what was fused into them, the temporaries that remain, the lines
+ * that run row by row in one loop, and (CUDA) every time the host waits for
+ * the device. */
 #include "ir.h"
 
 /* The operations computed inline inside value r's loop. */
@@ -14,6 +15,25 @@ static void list_fused(FILE *out, Program *p, Ref r, int *count)
         fprintf(out, "%s%s", (*count)++ ? ", " : " (fused: ", ir_op_name(a));
         list_fused(out, p, v->args[i], count);
     }
+}
+
+/* CUDA: where the host waits for the device. */
+static void explain_syncs(FILE *out, Program *p, int s)
+{
+    for (Ref r = 1; r < p->nvals; r++)
+        if (p->vals[r].stmt == s && p->vals[r].kind == IR_BINCOUNT && p->vals[r].materialize)
+            fprintf(out, "    sync: the host reads the largest value (and any device error) to size %s\n",
+                    p->vals[r].cname);
+    if (p->stmts[s].kind == ST_INPUT)
+        fprintf(out, "    copied to the device once, before the first kernel\n");
+}
+
+static void explain_end(FILE *out, Program *p)
+{
+    fprintf(out, "%s: end: one sync (device errors are checked), then the outputs come back:", p->source);
+    for (int j = 0; j < p->noutputs; j++)
+        fprintf(out, "%s %s", j ? "," : "", p->outputs[j]);
+    fprintf(out, "\n    (--trace also copies each named value back after its statement)\n");
 }
 
 void ir_explain(FILE *out, Program *p)
@@ -32,10 +52,15 @@ void ir_explain(FILE *out, Program *p)
             if (v->stmt != s || !v->materialize || v->kind == IR_INPUT || !ir_op_name(v))
                 continue;
             int count = 0;
-            fprintf(out, "    loop: %s -> %s %s%s", ir_op_name(v), v->cname, shape_str(p, &v->shape, v->dtype, false),
+            fprintf(out, "    %s: %s -> %s %s%s", p->cuda ? "kernel" : "loop", ir_op_name(v), v->cname,
+                    shape_str(p, &v->shape, v->dtype, false),
                     r == st->value ? "" : " (temporary)");
             list_fused(out, p, r, &count);
             fprintf(out, "%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "");
         }
+        if (p->cuda)
+            explain_syncs(out, p, s);
     }
+    if (p->cuda)
+        explain_end(out, p);
 }

@@ -164,6 +164,7 @@ typedef struct {
     bool opt;                    /* false for -O0 */
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
     bool tf32;                   /* --tf32: cuBLAS may use TF32 tensor cores for float32 */
+    bool cuda;                   /* the CUDA target: loops are kernels, data moves to and from a GPU */
     bool row_groups;             /* the target runs row groups (the C target) */
 } Program;
 

@@ -74,3 +74,14 @@ program() {
     explain "$NPX_ROOT/bench/softmax.npx" -O0
     ! grep -q 'row by row' <<<"$NPX_OUTPUT"
 }
+
+@test "--explain on the CUDA target names its kernels and every time the host waits for the device" {
+    explain "$NPX_ROOT/samples/bincount.npx" -t cuda
+    grep -qF 'kernel: bincount -> counts i64[?bincount]' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'sync:' <<<"$NPX_OUTPUT")" -eq 1 ]
+    grep -qF 'sync: the host reads the largest value (and any device error) to size counts' <<<"$NPX_OUTPUT"
+    grep -qF 'bincount.npx: end: one sync (device errors are checked), then the outputs come back: counts, most, total' \
+        <<<"$NPX_OUTPUT"
+    explain "$NPX_ROOT/bench/softmax.npx" -t cuda
+    ! grep -q 'sync:' <<<"$NPX_OUTPUT"
+}
