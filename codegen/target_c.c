@@ -205,34 +205,50 @@ static const char *data_ptr(Emitter *e, const Value *v)
     return v->shape.ndim == 0 ? arena_printf(e->p->arena, "&%s", v->cname) : v->cname;
 }
 
-/* --blas: a float product of stored (or transposed) matrices is one
- * cblas_sgemm or cblas_dgemm call, row-major, transposes as CblasTrans. */
-static bool c_cblas(Emitter *e, Ref r)
+/* A float product whose operands are stored (or transposed) float arrays of
+ * its dtype: one GEMM call. */
+static bool gemm_operands(Emitter *e, Ref r, GemmOperand *a, GemmOperand *b)
+{
+    const Value *v = V(e->p, r);
+    return dtype_is_float(v->dtype) && V(e->p, v->args[0])->dtype == v->dtype &&
+           V(e->p, v->args[1])->dtype == v->dtype && gemm_operand(e, v->args[0], true, a) &&
+           gemm_operand(e, v->args[1], false, b);
+}
+
+/* --blas: cblas_sgemm or cblas_dgemm, row-major, transposes as CblasTrans;
+ * else the runtime's blocked npx_gemm_f32 or _f64 (runtime/gemm.c) for
+ * matrices (a vector has too little work to block). */
+static bool c_gemm(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
     GemmOperand a, b;
-    if (!e->p->blas || !dtype_is_float(v->dtype) || V(e->p, v->args[0])->dtype != v->dtype ||
-        V(e->p, v->args[1])->dtype != v->dtype || !gemm_operand(e, v->args[0], true, &a) ||
-        !gemm_operand(e, v->args[1], false, &b))
+    bool matrices = V(e->p, v->args[0])->shape.ndim == 2 && V(e->p, v->args[1])->shape.ndim == 2;
+    if (!gemm_operands(e, r, &a, &b) || !(e->p->blas || matrices))
         return false;
     c_declare(e, v, false);
-    emit_line(e, "cblas_%sgemm(NPX_CBLAS_ROW_MAJOR, %s, %s, (int)%s, (int)%s, (int)%s, %s, %s, (int)%s, %s, (int)%s, "
-                 "0, %s, (int)%s);",
-              v->dtype == NPX_F32 ? "s" : "d", a.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS",
-              b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols,
-              cx_literal(e, v->scale, 0, true, v->dtype), a.stored->cname,
-              a.transposed ? a.rows : a.cols, b.stored->cname, b.transposed ? b.rows : b.cols, data_ptr(e, v), b.cols);
+    const char *lda = a.transposed ? a.rows : a.cols, *ldb = b.transposed ? b.rows : b.cols;
+    const char *alpha = cx_literal(e, v->scale, 0, true, v->dtype);
+    if (e->p->blas)
+        emit_line(e, "cblas_%sgemm(NPX_CBLAS_ROW_MAJOR, %s, %s, (int)%s, (int)%s, (int)%s, %s, %s, npx_blas_ld(%s), %s, "
+                     "npx_blas_ld(%s), 0, %s, npx_blas_ld(%s));",
+                  v->dtype == NPX_F32 ? "s" : "d", a.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS",
+                  b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols, alpha,
+                  a.stored->cname, lda, b.stored->cname, ldb, data_ptr(e, v), b.cols);
+    else
+        emit_line(e, "npx_gemm_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", dtype_name(v->dtype),
+                  a.transposed ? "true" : "false", b.transposed ? "true" : "false", a.rows, b.cols, a.cols, alpha,
+                  a.stored->cname, lda, b.stored->cname, ldb, v->cname, b.cols);
     return true;
 }
 
-/* Matrix products whose right operand is stored row by row: for each row i
+/* Other products whose right operand is stored row by row: for each row i
  * of the result, add a[i, p] times row p of b, a loop over contiguous
  * memory that the compiler vectorizes (the order BLAS kernels use, in the
  * result's dtype). Other shapes take the shared dot-product loops. */
 static void c_matmul(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r), *a = V(e->p, v->args[0]), *b = V(e->p, v->args[1]);
-    if (c_cblas(e, r))
+    if (c_gemm(e, r))
         return;
     if (b->shape.ndim != 2 || b->kind == IR_TRANSPOSE) {
         emit_matmul_loops(e, r);

@@ -241,8 +241,8 @@ static void cuda_matmul(Emitter *e, Ref r)
     const char *s = v->dtype == NPX_F32 ? "S" : "D", *ct = dtype_ctype(v->dtype);
     emit_block(e);
     emit_line(e, "const %s scale = %s, zero = 0;", ct, cx_literal(e, v->scale, 0, true, v->dtype));
-    emit_line(e, "NPX_CUBLAS_CHECK(cublas%sgemm(npx_dev_blas(), %s, %s, (int)%s, (int)%s, (int)%s, &scale, %s, (int)%s, %s, "
-                 "(int)%s, &zero, %s, (int)%s));",
+    emit_line(e, "NPX_CUBLAS_CHECK(cublas%sgemm(npx_dev_blas(), %s, %s, (int)%s, (int)%s, (int)%s, &scale, %s, "
+                 "npx_blas_ld(%s), %s, npx_blas_ld(%s), &zero, %s, npx_blas_ld(%s)));",
               s, b.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", a.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", b.cols,
               a.rows, a.cols, b.stored->cname, b.transposed ? b.rows : b.cols, a.stored->cname,
               a.transposed ? a.rows : a.cols, v->cname, b.cols);

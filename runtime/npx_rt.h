@@ -103,6 +103,17 @@ int npx_main(int argc, char **argv, const npx_program *prog);
 void *npx_alloc(size_t nbytes);
 void *npx_alloc_zero(size_t nbytes);
 void npx_free(void *p);
+
+/* A BLAS leading dimension: the row length, but at least 1 (BLAS refuses 0
+ * even when the matrix is empty). */
+int npx_blas_ld(int64_t row_length);
+
+/* gemm.c: c = alpha * op(a) op(b), row-major, op a transpose when ta (tb);
+ * m x n results of k products each (gcc and clang only). */
+void npx_gemm_f32(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+                  const float *b, int64_t ldb, float *c, int64_t ldc);
+void npx_gemm_f64(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
+                  const double *b, int64_t ldb, double *c, int64_t ldc);
 /* count * size, exiting 3 with a message naming what if it overflows size_t. */
 size_t npx_bytes(int64_t count, size_t size, const char *what);
 

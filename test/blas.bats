@@ -35,3 +35,7 @@ blas_check() {
     blas_check "$NPX_ROOT/test/programs/matmul_scaled.npx"
     grep -q 'cblas_sgemm(.*, 0.5f, A, ' "$BATS_TEST_TMPDIR/prog.c"
 }
+
+@test "products across block edges, and one with an empty shared dimension, through CBLAS match NumPy" {
+    blas_check "$NPX_ROOT/test/programs/gemm_blocks.npx"
+}

@@ -85,3 +85,12 @@ program() {
     explain "$NPX_ROOT/bench/softmax.npx" -t cuda
     ! grep -q 'sync:' <<<"$NPX_OUTPUT"
 }
+
+@test "matrix products of floats go to the blocked GEMM by default, to CBLAS with --blas, transposes as flags" {
+    npx_exec "npxc" "$NPXC" "$NPX_ROOT/bench/autoencoder.npx" -o "$BATS_TEST_TMPDIR/a.c"
+    grep -qF 'npx_gemm_f32(false, true, B, H, V, 1.0f, delta_o, V, W, V, dot, H);' "$BATS_TEST_TMPDIR/a.c"
+    grep -qF 'npx_gemm_f32(true, false, V, H, B, 1.0f, x, V, delta_h, H, grad_W, H);' "$BATS_TEST_TMPDIR/a.c"
+    npx_exec "npxc --blas" "$NPXC" --blas "$NPX_ROOT/bench/autoencoder.npx" -o "$BATS_TEST_TMPDIR/b.c"
+    [ "$(grep -c 'cblas_sgemm(NPX_CBLAS_ROW_MAJOR' "$BATS_TEST_TMPDIR/b.c")" -eq 2 ]
+    ! grep -qE '^ +npx_gemm_f32\((true|false),' "$BATS_TEST_TMPDIR/b.c"
+}

@@ -171,3 +171,11 @@ load test_helper
 @test "statements over the same rows run row by row in one loop and match NumPy, with and without --trace" {
     check_program "$BATS_TEST_DIRNAME/programs/row_groups.npx"
 }
+
+@test "blocked matrix products match NumPy across block edges, with transposes, factors and float64" {
+    check_program "$BATS_TEST_DIRNAME/programs/gemm_blocks.npx"
+}
+
+@test "the portable matrix product loops (compilers without vector types) match NumPy too" {
+    CFLAGS="${CFLAGS:-} -DNPX_PLAIN_GEMM" check_program "$BATS_TEST_DIRNAME/programs/gemm_blocks.npx"
+}

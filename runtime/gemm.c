@@ -1,0 +1,151 @@
+/* gemm.c: float matrix products for the C target without --blas, blocked
+ * for the caches the way BLAS libraries do it (Goto's scheme): a block of
+ * B's rows is packed into panels NPX_GEMM_NR columns wide, each thread packs
+ * blocks of A's rows into panels NPX_GEMM_MR rows high, and a small kernel
+ * keeps an MR x NR tile of the result in vector registers while it walks
+ * the shared dimension. Written with the vector types of GCC and clang
+ * (8 floats or 4 doubles: AVX registers, two SSE registers elsewhere).
+ *
+ *   c = alpha * op(a) op(b), row-major; op(a) is a (m x k, ta false) or the
+ *   transpose of a stored k x m (ta true); likewise op(b), k x n.
+ *
+ * Other compilers (and -DNPX_PLAIN_GEMM) get plain loops. Also npx_blas_ld,
+ * for BLAS calls.
+ */
+#include <string.h>
+#include "npx_rt.h"
+
+int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 1; }
+
+#if defined(__GNUC__) && !defined(__CUDACC__) && !defined(NPX_PLAIN_GEMM)
+#ifdef _OPENMP
+#include <omp.h>
+#define NPX_GEMM_THREADS omp_get_max_threads()
+#define NPX_GEMM_PARALLEL _Pragma("omp parallel")
+#define NPX_GEMM_FOR _Pragma("omp for")
+#else
+#define NPX_GEMM_THREADS 1
+#define NPX_GEMM_PARALLEL
+#define NPX_GEMM_FOR
+#endif
+
+#define NPX_GEMM_MR 6             /* rows of the register tile */
+#define NPX_GEMM_KC 256           /* the shared dimension, per packed block */
+#define NPX_GEMM_MC 96            /* at most this many of A's rows per thread's block */
+#define NPX_GEMM_NC 2048          /* B's columns per packed block */
+#define NPX_GEMM_VBYTES 32        /* one vector */
+
+/* NPX_GEMM(T, s): npx_gemm_s and its helpers for element type T. */
+#define NPX_GEMM(T, s)                                                                                         \
+    typedef T npx_vec_##s __attribute__((vector_size(NPX_GEMM_VBYTES)));                                       \
+    enum { NPX_GEMM_VL_##s = NPX_GEMM_VBYTES / (int)sizeof(T), NPX_GEMM_NR_##s = 2 * NPX_GEMM_VL_##s };        \
+                                                                                                               \
+    /* rows [row0, row0 + rows) and columns [col0, col0 + kc) of op(x), in panels of `high` rows stored     \
+     * column by column, zero past the last row */                                                           \
+    static void npx_gemm_pack_##s(T *dst, const T *x, int64_t ld, bool trans, int64_t row0, int64_t rows,       \
+                                  int64_t col0, int64_t kc, int high)                                         \
+    {                                                                                                          \
+        for (int64_t r = 0; r < rows; r += high)                                                              \
+            for (int64_t p = 0; p < kc; p++)                                                                  \
+                for (int i = 0; i < high; i++) {                                                              \
+                    int64_t row = row0 + r + i, col = col0 + p;                                               \
+                    *dst++ = r + i >= rows ? (T)0 : trans ? x[col * ld + row] : x[row * ld + col];           \
+                }                                                                                              \
+    }                                                                                                          \
+                                                                                                               \
+    /* the mr x nr tile at c: (first ? 0 : c) + alpha * (a panel . b panel) */                               \
+    static void npx_gemm_tile_##s(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, int mr, int nr,       \
+                                  T alpha, bool first)                                                        \
+    {                                                                                                          \
+        npx_vec_##s acc[NPX_GEMM_MR][2];                                                                       \
+        memset(acc, 0, sizeof acc);                                                                            \
+        for (int64_t p = 0; p < kc; p++) {                                                                    \
+            npx_vec_##s b0, b1;                                                                                \
+            memcpy(&b0, b + p * NPX_GEMM_NR_##s, sizeof b0);                                                  \
+            memcpy(&b1, b + p * NPX_GEMM_NR_##s + NPX_GEMM_VL_##s, sizeof b1);                                \
+            for (int i = 0; i < NPX_GEMM_MR; i++) {                                                           \
+                T ai = a[p * NPX_GEMM_MR + i];                                                                 \
+                acc[i][0] += ai * b0;                                                                          \
+                acc[i][1] += ai * b1;                                                                          \
+            }                                                                                                  \
+        }                                                                                                      \
+        for (int i = 0; i < mr; i++)                                                                          \
+            for (int j = 0; j < nr; j++)                                                                      \
+                c[i * ldc + j] = (first ? (T)0 : c[i * ldc + j]) +                                            \
+                                 alpha * acc[i][j / NPX_GEMM_VL_##s][j % NPX_GEMM_VL_##s];                     \
+    }                                                                                                          \
+                                                                                                               \
+    void npx_gemm_##s(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a, int64_t lda,     \
+                      const T *b, int64_t ldb, T *c, int64_t ldc)                                              \
+    {                                                                                                          \
+        const int nr = NPX_GEMM_NR_##s;                                                                        \
+        if (m == 0 || n == 0)                                                                                  \
+            return;                                                                                            \
+        if (k == 0) {                                                                                          \
+            for (int64_t i = 0; i < m; i++)                                                                   \
+                for (int64_t j = 0; j < n; j++)                                                               \
+                    c[i * ldc + j] = 0;                                                                        \
+            return;                                                                                            \
+        }                                                                                                      \
+        /* A's blocks: a multiple of the threads in number, of whole tiles */                                 \
+        int64_t threads = NPX_GEMM_THREADS, blocks = (m + NPX_GEMM_MC - 1) / NPX_GEMM_MC;                      \
+        blocks = (blocks + threads - 1) / threads * threads;                                                   \
+        int64_t mcb = ((m + blocks - 1) / blocks + NPX_GEMM_MR - 1) / NPX_GEMM_MR * NPX_GEMM_MR;                \
+        T *bp = (T *)npx_alloc(sizeof(T) * NPX_GEMM_KC * (NPX_GEMM_NC + nr));                                  \
+        NPX_GEMM_PARALLEL                                                                                      \
+        {                                                                                                      \
+            T *ap = (T *)npx_alloc(sizeof(T) * NPX_GEMM_KC * (size_t)mcb);                                    \
+            for (int64_t jc = 0; jc < n; jc += NPX_GEMM_NC) {                                                 \
+                int64_t nc = n - jc < NPX_GEMM_NC ? n - jc : NPX_GEMM_NC;                                     \
+                for (int64_t pc = 0; pc < k; pc += NPX_GEMM_KC) {                                             \
+                    int64_t kc = k - pc < NPX_GEMM_KC ? k - pc : NPX_GEMM_KC;                                 \
+                    /* op(b)'s block, as op(b)^T's rows: panels nr columns wide */                            \
+                    NPX_GEMM_FOR                                                                               \
+                    for (int64_t jp = 0; jp < nc; jp += nr)                                                   \
+                        npx_gemm_pack_##s(bp + jp * kc, b, ldb, !tb, jc + jp, nc - jp < nr ? nc - jp : nr,    \
+                                          pc, kc, nr);                                                         \
+                    NPX_GEMM_FOR                                                                               \
+                    for (int64_t ic = 0; ic < m; ic += mcb) {                                                 \
+                        int64_t mc = m - ic < mcb ? m - ic : mcb;                                             \
+                        npx_gemm_pack_##s(ap, a, lda, ta, ic, mc, pc, kc, NPX_GEMM_MR);                        \
+                        for (int64_t jp = 0; jp < nc; jp += nr)                                               \
+                            for (int64_t ip = 0; ip < mc; ip += NPX_GEMM_MR)                                  \
+                                npx_gemm_tile_##s(kc, ap + ip * kc, bp + jp * kc, c + (ic + ip) * ldc + jc + jp, \
+                                                  ldc, mc - ip < NPX_GEMM_MR ? (int)(mc - ip) : NPX_GEMM_MR,   \
+                                                  nc - jp < nr ? (int)(nc - jp) : nr, alpha, pc == 0);         \
+                    }                                                                                          \
+                }                                                                                              \
+            }                                                                                                  \
+            npx_free(ap);                                                                                      \
+        }                                                                                                      \
+        npx_free(bp);                                                                                          \
+    }
+
+NPX_GEMM(float, f32)
+NPX_GEMM(double, f64)
+#undef NPX_GEMM
+#undef NPX_GEMM_PARALLEL
+#undef NPX_GEMM_FOR
+#undef NPX_GEMM_THREADS
+#undef NPX_GEMM_MR
+#undef NPX_GEMM_KC
+#undef NPX_GEMM_MC
+#undef NPX_GEMM_NC
+#undef NPX_GEMM_VBYTES
+#elif !defined(__CUDACC__)
+#define NPX_GEMM_PLAIN(T, s)                                                                                   \
+    void npx_gemm_##s(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a, int64_t lda,     \
+                      const T *b, int64_t ldb, T *c, int64_t ldc)                                              \
+    {                                                                                                          \
+        for (int64_t i = 0; i < m; i++)                                                                       \
+            for (int64_t j = 0; j < n; j++) {                                                                 \
+                T acc = 0;                                                                                     \
+                for (int64_t p = 0; p < k; p++)                                                               \
+                    acc += (ta ? a[p * lda + i] : a[i * lda + p]) * (tb ? b[j * ldb + p] : b[p * ldb + j]);  \
+                c[i * ldc + j] = alpha * acc;                                                                  \
+            }                                                                                                  \
+    }
+NPX_GEMM_PLAIN(float, f32)
+NPX_GEMM_PLAIN(double, f64)
+#undef NPX_GEMM_PLAIN
+#endif
