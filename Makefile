@@ -17,7 +17,7 @@ NPXC_OBJS = $(NPXC_SRCS:%.c=$(B)/%.o) $(B)/lexer/lexer.o $(B)/parser/parser.o $(
             $(B)/cuda_embed.o $(B)/device_embed.o
 RT_OBJS   = $(RT_SRCS:%.c=$(B)/%.o)
 
-.PHONY: all check check-fast check-san check-gpu bench demo deps clean
+.PHONY: all check check-fast check-san check-gpu bench bench-gpu demo deps clean
 all: $(B)/npxc $(B)/npxcmp
 
 $(B)/npxc: $(NPXC_OBJS)
@@ -86,6 +86,10 @@ check-gpu: all
 
 bench: all
 	python3 bench/run.py $(BENCH_ARGS)
+
+# The benchmark programs on an NVIDIA GPU, beside the copy bandwidth and CuPy.
+bench-gpu: all
+	bench/gpu.sh $(B)
 
 clean:
 	rm -rf build build-san

@@ -2,9 +2,9 @@
 # check-gpu.sh: the checks that need an NVIDIA GPU (make check-gpu). For every
 # test program and sample: build the C program and the CUDA one (nvcc, sm_90,
 # warnings as errors), run both on the same --random inputs, and compare them
-# with npxcmp; then compute-sanitizer (memcheck, racecheck) on the samples,
-# and the benchmark programs' --bench figures (beside CuPy where it is
-# installed). Prints a short table last. Needs no network.
+# with npxcmp; then compute-sanitizer (memcheck, racecheck) on the samples;
+# prints a short table; then the benchmarks (bench/gpu.sh, make bench-gpu).
+# Needs no network.
 #   tools/check-gpu.sh [BUILD]       (default build/, made by `make`)
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -71,26 +71,14 @@ if command -v compute-sanitizer >/dev/null; then
     done
 fi
 
-# 4. benchmarks: the CUDA programs' device time, beside CuPy's
-bench_rows=()
-for src in bench/*.npx; do
-    [ -e "$src" ] || continue
-    name=$(basename "$src" .npx)
-    read -r -a args <<<"$(directive "$src" bench)"
-    "$build/npxc" -t cuda "$src" -o "$work/bench_$name.cu" &&
-        nvcc -O3 -arch="$arch" "$work/bench_$name.cu" -o "$work/bench_$name" -lcublas 2>/dev/null || continue
-    npx=$("$work/bench_$name" "${args[@]}" --bench 50 | sed -n 's/.*median_s=\([^ ]*\).*/\1/p' | head -n 1)
-    cupy=$(python3 "$root/tools/gpu_bench.py" "$src" "${args[@]}" 2>/dev/null || echo "n/a")
-    bench_rows+=("$(printf '%-28s %14s %14s' "$name" "$npx" "$cupy")")
-done
-
 echo
 echo "== check-gpu on $(nvidia-smi --query-gpu=name --format=csv,noheader | head -n 1), $(date -u +%F)"
 echo "programs: $pass passed, $fail failed${failed[*]:+ (${failed[*]})}"
 [ -s "$work/build-failures" ] && echo "build failures: $(tr '\n' ' ' <"$work/build-failures")"
 echo "compute-sanitizer: $san"
-if ((${#bench_rows[@]})); then
-    printf '%-28s %14s %14s\n' "benchmark" "npxc median_s" "CuPy median_s"
-    printf '%s\n' "${bench_rows[@]}"
-fi
-((fail == 0)) && [ ! -s "$work/build-failures" ]
+ok=0
+((fail == 0)) && [ ! -s "$work/build-failures" ] && ok=1
+
+# 4. benchmarks: make bench-gpu
+"$root/bench/gpu.sh" "$build" || ok=0
+((ok == 1))
