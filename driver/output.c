@@ -71,12 +71,30 @@ static int run(char **argv)
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+/* --blas links $NPX_BLAS_LIBS, else the OpenMP build of OpenBLAS where
+ * Debian and Ubuntu install it (libopenblas0-openmp), else -lopenblas. The
+ * OpenMP build shares one pool of threads with the generated loops; the
+ * default pthreads build competes with OpenMP threads that still spin after
+ * a loop (1.6x slower products in bench/autoencoder.npx). */
+static const char *blas_libs(Program *p)
+{
+    static const char *const openmp_dirs[] = {
+        "/usr/lib/x86_64-linux-gnu/openblas-openmp", "/usr/lib/aarch64-linux-gnu/openblas-openmp", NULL,
+    };
+    const char *libs = getenv("NPX_BLAS_LIBS");
+    if (libs && *libs)
+        return libs;
+    for (int i = 0; openmp_dirs[i]; i++)
+        if (access(arena_printf(p->arena, "%s/libopenblas.so.0", openmp_dirs[i]), R_OK) == 0)
+            return arena_printf(p->arena, "-L%s -Wl,-rpath,%s -l:libopenblas.so.0", openmp_dirs[i], openmp_dirs[i]);
+    return "-lopenblas";
+}
+
 /* The compiler and flags for --exe: $CC (OpenMP, the host's vector ISA, CBLAS
  * with --blas), or $NVCC for the GPU (sm_90 unless $NPX_CUDA_ARCH, cuBLAS). */
 static int build_command(Program *p, const Options *o, char **argv, const char *exe, const char *path)
 {
     const char *cc = getenv(o->cuda ? "NVCC" : "CC"), *arch = getenv("NPX_CUDA_ARCH");
-    const char *blas_libs = getenv("NPX_BLAS_LIBS");
     int n = split(p->arena, cc && *cc ? cc : o->cuda ? "nvcc" : "cc", argv, 0, 8);
     if (o->cuda)
         argv[n++] = arena_printf(p->arena, "-arch=%s", arch && *arch ? arch : "sm_90");
@@ -88,7 +106,7 @@ static int build_command(Program *p, const Options *o, char **argv, const char *
     if (o->cuda)
         argv[n++] = "-lcublas";
     else if (o->blas)
-        n = split(p->arena, blas_libs && *blas_libs ? blas_libs : "-lopenblas", argv, n, 250);
+        n = split(p->arena, blas_libs(p), argv, n, 250);
     argv[n++] = "-lm";
     argv[n] = NULL;
     return n;

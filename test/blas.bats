@@ -39,3 +39,14 @@ blas_check() {
 @test "products across block edges, and one with an empty shared dimension, through CBLAS match NumPy" {
     blas_check "$NPX_ROOT/test/programs/gemm_blocks.npx"
 }
+
+@test "--blas links the OpenMP build of OpenBLAS where it is installed, or NPX_BLAS_LIBS" {
+    local d=$BATS_TEST_TMPDIR dir
+    dir=$(compgen -G '/usr/lib/*/openblas-openmp' | head -n 1) || true
+    [ -n "$dir" ] || skip "libopenblas0-openmp is not installed (make deps installs it)"
+    npx_exec "npxc --blas --exe" "$NPXC" --blas "$NPX_ROOT/samples/autoencoder.npx" -o "$d/prog.c" --exe
+    ldd "$d/prog" | grep -q "$dir/libopenblas.so.0"
+    NPX_BLAS_LIBS=-lopenblas npx_exec "npxc --blas --exe" "$NPXC" --blas "$NPX_ROOT/samples/autoencoder.npx" \
+        -o "$d/prog2.c" --exe
+    ! ldd "$d/prog2" | grep -q openblas-openmp
+}

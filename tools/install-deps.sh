@@ -7,6 +7,8 @@
 #                    the python3 on PATH, or $PYTHON)
 #   parallel         optional: GNU parallel lets bats run two tests at a time
 #   libopenblas-dev  optional: the --blas tests link with -lopenblas (skipped without)
+#   libopenblas0-openmp  optional: OpenBLAS built on OpenMP, which npxc --blas
+#                    links when it is there (one pool of threads with the loops)
 # Quiet when everything is there. Debian packages come from apt-get (with
 # apt-get update only when a first install fails). Not root: prints what to
 # install and exits 1 (0 when only the optional parallel is missing).
@@ -22,6 +24,7 @@ for cmd in flex bison bats make cc; do
 done
 command -v parallel >/dev/null 2>&1 || optional+=(parallel)
 compgen -G '/usr/lib/*/libopenblas.so' >/dev/null || optional+=(libopenblas-dev)
+compgen -G '/usr/lib/*/openblas-openmp/libopenblas.so.0' >/dev/null || optional+=(libopenblas0-openmp)
 command -v "$PYTHON" >/dev/null 2>&1 || missing+=(python3 python3-pip)
 
 numpy_ok() {
