@@ -19,6 +19,7 @@ typedef struct {
     int host_indent;
     const char *what;            /* the value the kernel computes */
     const char *size;            /* how many threads' worth of work */
+    bool flat;                   /* every array at the flat index i (open_flat) */
     int nkernels;
 } Cuda;
 
@@ -84,22 +85,23 @@ static void cuda_declare(Emitter *e, const Value *v, bool zeroed)
 
 /* ---- kernels ---- */
 
-static void begin_kernel(Emitter *e, const char *what, const Dim *dims, int n)
+static void begin_kernel(Emitter *e, const char *what, const Dim *dims, int n, bool flat)
 {
     Cuda *s = S(e);
     s->host = e->out;
     s->host_indent = e->indent;
     s->what = what;
+    s->flat = flat;
     s->body = open_memstream(&s->body_text, &s->body_len);
     e->out = s->body;
-    e->indent = 2;
+    e->indent = flat ? 3 : 2;
     emit_uses_reset(e);
     s->size = n ? cx_dims(e, dims, n) : "1";
 }
 
 static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
 {
-    begin_kernel(e, what, dims, n);
+    begin_kernel(e, what, dims, n, false);
     if (n == 1)
         emit_line(e, "const int64_t %s = i;", iv[0]);
     else if (n > 1) {
@@ -110,9 +112,13 @@ static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const 
     }
 }
 
-static void cuda_open_flat(Emitter *e, const char *what, const Dim *dims, int n) { begin_kernel(e, what, dims, n); }
+static void cuda_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
+{
+    begin_kernel(e, what, dims, n, true);
+}
 
-/* The kernel's parameters: the buffers and sizes its body reads. */
+/* The kernel's parameters: the buffers and sizes its body reads (buffers
+ * that do not overlap, __restrict__, when the kernel is flat). */
 static const char *kernel_params(Emitter *e, const char **args, bool uses_status)
 {
     Program *p = e->p;
@@ -120,7 +126,8 @@ static const char *kernel_params(Emitter *e, const char **args, bool uses_status
     for (int i = 0; i < e->nused_vals; i++) {
         const Value *v = V(p, e->used_vals[i]);
         bool out = strcmp(v->cname, S(e)->what) == 0;
-        const char *decl = arena_printf(p->arena, "%s%s *%s", out ? "" : "const ", dtype_ctype(v->dtype), v->cname);
+        const char *decl = arena_printf(p->arena, "%s%s *%s%s", out ? "" : "const ", dtype_ctype(v->dtype),
+                                        S(e)->flat ? "__restrict__ " : "", v->cname);
         params = params ? arena_printf(p->arena, "%s, %s", params, decl) : decl;
         list = list ? arena_printf(p->arena, "%s, %s", list, v->cname) : v->cname;
     }
@@ -155,8 +162,24 @@ static void cuda_close_nest(Emitter *e)
     const char *params = kernel_params(e, &args, status);
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
-    fprintf(k, "    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < %s;\n", size);
-    fprintf(k, "         i += (int64_t)gridDim.x * blockDim.x) {\n%s    }\n}\n", s->body_text);
+    if (s->flat) {
+        /* four consecutive elements per thread: every array is read and
+         * written at the same index from its start, which cudaMalloc
+         * aligns, so the compiler makes them 16-byte accesses */
+        for (int i = 0; i < e->nused_vals; i++)
+            fprintf(k, "    NPX_ALIGNED(%s);\n", V(e->p, e->used_vals[i])->cname);
+        fprintf(k, "    const int64_t quads = %s / 4;\n", size);
+        fprintf(k, "    for (int64_t q = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; q < quads;\n");
+        fprintf(k, "         q += (int64_t)gridDim.x * blockDim.x)\n");
+        fprintf(k, "        for (int64_t i = 4 * q; i < 4 * q + 4; i++) {\n%s        }\n", s->body_text);
+        fprintf(k, "    if (blockIdx.x == 0)\n");
+        fprintf(k, "        for (int64_t i = 4 * quads + threadIdx.x; i < %s; i += blockDim.x) {\n", size);
+        fprintf(k, "%s        }\n}\n", s->body_text);
+        size = arena_printf(e->p->arena, "(%s + 3) / 4", size);
+    } else {
+        fprintf(k, "    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < %s;\n", size);
+        fprintf(k, "         i += (int64_t)gridDim.x * blockDim.x) {\n%s    }\n}\n", s->body_text);
+    }
     free(s->body_text);
     s->body_text = NULL;
     emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, 0, 0%s%s);", name, size, *args ? ", " : "", args);

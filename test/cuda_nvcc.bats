@@ -34,3 +34,13 @@ setup_file() {
     count=$(find "$dir" -maxdepth 1 -type f -perm -u+x | wc -l)
     [ "$count" -eq $(($(ls "$NPX_ROOT"/test/programs/*.npx "$NPX_ROOT"/samples/*.npx | wc -l))) ]
 }
+
+@test "elementwise kernels read and write 16 bytes at a time (ld/st.global.v4 in the PTX)" {
+    command -v nvcc >/dev/null 2>&1 || skip "nvcc is not installed here"
+    [ -z "${NPX_SAN:-}" ] || skip "checked once, in the plain round"
+    local d=$BATS_TEST_TMPDIR
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$NPX_ROOT/bench/arith.npx" -o "$d/arith.cu"
+    npx_exec "nvcc -ptx" nvcc -O3 -arch=sm_90 -ptx "$d/arith.cu" -o "$d/arith.ptx"
+    [ "$(grep -cE 'ld\.global(\.nc)?\.v4\.f32' "$d/arith.ptx")" -ge 3 ]
+    grep -qE 'st\.global\.v4\.f32' "$d/arith.ptx"
+}

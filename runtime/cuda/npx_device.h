@@ -5,6 +5,9 @@
  * .npx line. npxc pastes it after the runtime into every .cu file. */
 
 #define NPX_THREADS 256
+/* In a kernel, pointer p starts a device buffer (cudaMalloc aligns them to
+ * 256 bytes): the compiler may access it 16 bytes at a time. */
+#define NPX_ALIGNED(p) ((p) = (decltype(p))__builtin_assume_aligned((p), 16))
 #define NPX_SHARED_BINS 4096     /* bincount counts in shared memory up to this many bins */
 
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2 };
