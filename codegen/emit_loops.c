@@ -39,17 +39,25 @@ static void close_loops(Emitter *e, int n)
 
 /* A value's loop nest over dims[0..n): the target's parallel nest, except
  * inside a row group, whose loop already runs over axis 0 (i0): then plain
- * loops over the rest of the row, in a scope of their own. */
+ * loops over the rest of the row, in a scope of their own; where a block
+ * shares the row (CUDA, whose groups hold matrices and vectors), its threads
+ * take every blockDim.x-th element, and thread 0 a vector's one. */
 static void open_value_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
 {
     if (!e->in_rows) {
         e->t->open_nest(e, what, dims, iv, n);
         return;
     }
-    if (n == 1)
-        emit_block(e);
-    open_loops(e, dims + 1, iv + 1, n - 1, NULL, NULL);
     e->nest_depth = n == 1 ? 1 : n - 1;
+    if (e->t->block_rows && n == 1)
+        emit_open(e, "if (threadIdx.x == 0)");
+    else if (e->t->block_rows)
+        emit_open(e, "for (int64_t %s = threadIdx.x; %s < %s; %s += blockDim.x)", iv[1], iv[1], cx_dim(e, dims[1]),
+                  iv[1]);
+    else if (n == 1)
+        emit_block(e);
+    else
+        open_loops(e, dims + 1, iv + 1, n - 1, NULL, NULL);
 }
 
 static void close_value_nest(Emitter *e)

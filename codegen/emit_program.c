@@ -126,8 +126,7 @@ static void emit_row_group(Emitter *e, const RowGroup *g)
         for (Ref r = 1; r < p->nvals; r++)
             if (stored_by(e, r, s)) {
                 emit_value_loops(e, r, e->stmt);
-                if (V(p, r)->row_local)
-                    e->t->keep_row(e, V(p, r));
+                e->t->row_value_done(e, V(p, r));
             }
     }
     e->in_rows = false;

@@ -23,11 +23,15 @@ struct Target {
     void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
     void (*close_nest)(Emitter *e);
     /* A row group's loop over its rows, i0, with the row buffers of its
-     * row-local values; keep_row copies row i0 of v into v's whole buffer
-     * when there is one (--trace). NULL where Program.row_groups is false. */
+     * row-local values (C); row_value_done comes after the code of each value
+     * for row i0 (C: copies a row-local row to its whole buffer under
+     * --trace; CUDA: a barrier, as the next value may read any element of
+     * it). block_rows: a row's elements are shared by the threads of a
+     * block (CUDA), not looped over by one thread. */
     void (*open_rows)(Emitter *e, const RowGroup *g);
-    void (*keep_row)(Emitter *e, const Value *v);
+    void (*row_value_done)(Emitter *e, const Value *v);
     void (*close_rows)(Emitter *e, const RowGroup *g);
+    bool block_rows;
     void (*matmul)(Emitter *e, Ref r);         /* NULL: the shared loops */
     /* a reduction other than argmax/argmin, its storage declared; NULL: the shared loops */
     void (*reduce)(Emitter *e, Ref r, const ReducePlan *rp);

@@ -180,12 +180,15 @@ static void c_open_rows(Emitter *e, const RowGroup *g)
     emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0++)", cx_dim(e, g->rows));
 }
 
-static void c_keep_row(Emitter *e, const Value *v)
+/* Under --trace, a row-local row goes to its whole buffer. */
+static void c_row_value_done(Emitter *e, const Value *v)
 {
+    if (!v->row_local)
+        return;
     const char *len = row_length(e, v);
     emit_line(e, "if (%s)", v->cname);
-    emit_line(e, "    memcpy(%s + i0 * %s, %s, sizeof(%s) * %s);", v->cname, len, v->row_cname,
-              dtype_ctype(v->dtype), len);
+    emit_line(e, "    memcpy(%s + i0 * %s, %s, sizeof(%s) * %s);", v->cname, len, v->row_cname, dtype_ctype(v->dtype),
+              len);
 }
 
 static void c_close_rows(Emitter *e, const RowGroup *g)
@@ -405,7 +408,7 @@ const Target target_c = {
     .open_flat = c_open_flat,
     .close_nest = c_close_nest,
     .open_rows = c_open_rows,
-    .keep_row = c_keep_row,
+    .row_value_done = c_row_value_done,
     .close_rows = c_close_rows,
     .matmul = c_matmul,
     .reduce = c_reduce,

@@ -20,6 +20,7 @@ typedef struct {
     const char *what;            /* the value the kernel computes */
     const char *size;            /* how many threads' worth of work */
     bool flat;                   /* every array at the flat index i (open_flat) */
+    const RowGroup *group;       /* the row group whose kernel is being written */
     int nkernels;
 } Cuda;
 
@@ -125,7 +126,9 @@ static const char *kernel_params(Emitter *e, const char **args, bool uses_status
     const char *params = NULL, *list = NULL;
     for (int i = 0; i < e->nused_vals; i++) {
         const Value *v = V(p, e->used_vals[i]);
-        bool out = strcmp(v->cname, S(e)->what) == 0;
+        const RowGroup *g = S(e)->group;
+        bool out = g ? v->stmt >= g->first && v->stmt <= g->last && v->kind != IR_INPUT
+                     : strcmp(v->cname, S(e)->what) == 0;
         const char *decl = arena_printf(p->arena, "%s%s *%s%s", out ? "" : "const ", dtype_ctype(v->dtype),
                                         S(e)->flat ? "__restrict__ " : "", v->cname);
         params = params ? arena_printf(p->arena, "%s, %s", params, decl) : decl;
@@ -185,6 +188,37 @@ static void cuda_close_nest(Emitter *e)
     emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, 0, 0%s%s);", name, size, *args ? ", " : "", args);
 }
 
+/* ---- row groups: one kernel, a block per row, a barrier after each value
+ * (a row's elements are shared among the block's threads) ---- */
+
+static void cuda_open_rows(Emitter *e, const RowGroup *g)
+{
+    begin_kernel(e, NULL, &g->rows, 1, false);
+    S(e)->group = g;
+}
+
+static void cuda_row_value_done(Emitter *e, const Value *v) { emit_line(e, "__syncthreads();"); }
+
+static void cuda_close_rows(Emitter *e, const RowGroup *g)
+{
+    Cuda *s = S(e);
+    fclose(s->body);
+    e->out = s->host;
+    e->indent = s->host_indent;
+    const IrStmt *first = &e->p->stmts[g->first], *last = &e->p->stmts[g->last];
+    const char *args, *name = arena_printf(e->p->arena, "k_rows_%d", ++s->nkernels);
+    const char *params = kernel_params(e, &args, strstr(s->body_text, "(st,") != NULL);
+    fprintf(s->kernels, "\n/* lines %d-%d, row by row: a block per row, which goes through every statement */\n",
+            first->line, last->line);
+    fprintf(s->kernels, "__global__ void %s(%s)\n{\n", name, params);
+    fprintf(s->kernels, "    for (int64_t i0 = blockIdx.x; i0 < %s; i0 += gridDim.x) {\n%s    }\n}\n", s->size,
+            s->body_text);
+    free(s->body_text);
+    s->body_text = NULL;
+    s->group = NULL;
+    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s * NPX_THREADS), NPX_THREADS, 0, 0, %s);", name, s->size, args);
+}
+
 /* ---- reductions: one block per result, its threads share the reduced
  * elements, then combine their accumulators in shared memory down to one
  * warp, which finishes with shuffles ---- */
@@ -202,9 +236,59 @@ static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, con
     fprintf(k, "%sconst int64_t %s = rest_%s;\n", ind, iv[0], flat);
 }
 
+/* The block's threads each hold acc: combined in shared memory (part) down
+ * to one warp, which finishes with shuffles; thread 0's acc is the result. */
+static void combine_block(Emitter *e, const ReducePlan *rp)
+{
+    const char *acc_t = dtype_ctype(rp->code.acc);
+    /* the last 32 partial results: one warp, through its shuffles */
+    const char *shfl = rp->code.acc == NPX_BOOL ? "(bool)__shfl_down_sync(0xffffffffu, (int)acc, lane)"
+                                                : "__shfl_down_sync(0xffffffffu, acc, lane)";
+    emit_line(e, "part[threadIdx.x] = acc;");
+    emit_line(e, "__syncthreads();");
+    emit_open(e, "for (unsigned half = blockDim.x / 2; half >= 32; half /= 2)");
+    emit_open(e, "if (threadIdx.x < half)");
+    emit_line(e, "const %s elem = part[threadIdx.x + half];", acc_t);
+    emit_line(e, "%s", rp->code.step);
+    emit_line(e, "part[threadIdx.x] = acc;");
+    emit_close(e, NULL);
+    emit_line(e, "__syncthreads();");
+    emit_close(e, NULL);
+    emit_open(e, "if (threadIdx.x < 32)");
+    emit_open(e, "for (int lane = 16; lane > 0; lane /= 2)");
+    emit_line(e, "const %s elem = %s;", acc_t, shfl);
+    emit_line(e, "%s", rp->code.step);
+    emit_close(e, NULL);
+    emit_close(e, NULL);
+}
+
+/* Inside a row group's kernel: the block reduces row i0 (rows.c allows
+ * only a whole row of a matrix). */
+static void row_reduce(Emitter *e, Ref r, const ReducePlan *rp)
+{
+    const Value *v = V(e->p, r);
+    const char *acc_t = dtype_ctype(rp->code.acc);
+    emit_block(e);
+    emit_line(e, "NPX_SHARED(%s, part, NPX_THREADS);", acc_t);
+    emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
+    emit_open(e, "for (int64_t %s = threadIdx.x; %s < %s; %s += blockDim.x)", rp->red_iv[0], rp->red_iv[0],
+              cx_dim(e, rp->reduced.d[0]), rp->red_iv[0]);
+    emit_line(e, "const %s elem = %s;", acc_t, cx_value(e, v->args[0], rp->iv, rp->code.acc));
+    emit_line(e, "%s", rp->code.step);
+    emit_close(e, NULL);
+    combine_block(e, rp);
+    emit_line(e, "if (threadIdx.x == 0)");
+    emit_line(e, "    %s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp));
+    emit_close(e, NULL);
+}
+
 static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 {
     Cuda *s = S(e);
+    if (e->in_rows) {
+        row_reduce(e, r, rp);
+        return;
+    }
     const Value *v = V(e->p, r);
     const char *acc_t = dtype_ctype(rp->code.acc), *args;
     emit_uses_reset(e);
@@ -232,16 +316,13 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     fprintf(k, "        %s acc = %s;\n", acc_t, rp->code.init);
     fprintf(k, "        for (int64_t j = threadIdx.x; j < %s; j += blockDim.x) {\n%s", count, split + 1);
     fprintf(k, "            const %s elem = %s;\n            %s\n        }\n", acc_t, elem, rp->code.step);
-    fprintf(k, "        part[threadIdx.x] = acc;\n        __syncthreads();\n");
-    fprintf(k, "        for (unsigned half = blockDim.x / 2; half >= 32; half /= 2) {\n");
-    fprintf(k, "            if (threadIdx.x < half) {\n                const %s elem = part[threadIdx.x + half];\n", acc_t);
-    fprintf(k, "                %s\n                part[threadIdx.x] = acc;\n            }\n", rp->code.step);
-    fprintf(k, "            __syncthreads();\n        }\n");
-    /* the last 32 partial results: one warp, through its shuffles */
-    const char *shfl = rp->code.acc == NPX_BOOL ? "(bool)__shfl_down_sync(0xffffffffu, (int)acc, lane)"
-                                                : "__shfl_down_sync(0xffffffffu, acc, lane)";
-    fprintf(k, "        if (threadIdx.x < 32)\n            for (int lane = 16; lane > 0; lane /= 2) {\n");
-    fprintf(k, "                const %s elem = %s;\n                %s\n            }\n", acc_t, shfl, rp->code.step);
+    FILE *host = e->out;
+    int host_indent = e->indent;
+    e->out = k;
+    e->indent = 2;
+    combine_block(e, rp);
+    e->out = host;
+    e->indent = host_indent;
     fprintf(k, "        if (threadIdx.x == 0)\n            %s = %s;\n        __syncthreads();\n    }\n}\n", store, result);
     free(dec_text);
     emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s * NPX_THREADS), NPX_THREADS, 0, 0, %s);", name, outputs, args);
@@ -385,6 +466,10 @@ const Target target_cuda = {
     .open_nest = cuda_open_nest,
     .open_flat = cuda_open_flat,
     .close_nest = cuda_close_nest,
+    .open_rows = cuda_open_rows,
+    .row_value_done = cuda_row_value_done,
+    .close_rows = cuda_close_rows,
+    .block_rows = true,
     .matmul = cuda_matmul,
     .reduce = cuda_reduce,
     .bincount = cuda_bincount,

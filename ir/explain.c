@@ -42,9 +42,13 @@ void ir_explain(FILE *out, Program *p)
         const IrStmt *st = &p->stmts[s];
         const Value *sv = V(p, st->value);
         const RowGroup *g = st->group ? &p->groups[st->group] : NULL;
-        if (g && g->first == s)
-            fprintf(out, "%s:%d-%d: row by row: one loop over the %s rows runs these lines on each row while it is "
-                         "in cache\n", p->source, st->line, p->stmts[g->last].line, dim_str(p, g->rows));
+        if (g && g->first == s) {
+            int last = p->stmts[g->last].line;
+            fprintf(out, "%s:%d%s: row by row: one %s runs %s on each of the %s rows while it is in cache\n",
+                    p->source, st->line, last != st->line ? arena_printf(p->arena, "-%d", last) : "",
+                    p->cuda ? "kernel, a block per row," : "loop over the rows", g->first == g->last ? "the line" :
+                    "these lines", dim_str(p, g->rows));
+        }
         fprintf(out, "%s:%d: %s\n    %s: %s\n", p->source, st->line, st->text, st->name,
                 shape_str(p, &sv->shape, sv->dtype, sv->weak));
         for (Ref r = 1; r < p->nvals; r++) {

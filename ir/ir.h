@@ -165,7 +165,7 @@ typedef struct {
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
     bool tf32;                   /* --tf32: cuBLAS may use TF32 tensor cores for float32 */
     bool cuda;                   /* the CUDA target: loops are kernels, data moves to and from a GPU */
-    bool row_groups;             /* the target runs row groups (the C target) */
+    bool row_groups;             /* the target runs row groups (both do) */
 } Program;
 
 /* ir.c: the tables */

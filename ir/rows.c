@@ -3,8 +3,9 @@
  * divided by it) runs as one loop over the rows, so that each row is read
  * from memory once and passes through every statement while it is in cache.
  * A temporary that no one reads outside the group (e in softmax) is then
- * never stored whole: each thread keeps the row it works on. Part of
- * ir_schedule, which has found each value's last reader. */
+ * never stored whole on the host: each thread keeps the row it works on.
+ * On a GPU the group is one kernel, a block per row. Part of ir_schedule,
+ * which has found each value's last reader. */
 #include "ir.h"
 
 /* A value the loops store: computed by statement s, and read or named. */
@@ -36,6 +37,15 @@ static bool reads_own_row(const Program *p, Ref r, int first, bool aligned, bool
     return true;
 }
 
+/* On a GPU a block of threads shares each row (target_cuda.c): rows are
+ * vectors, and a reduction reduces a whole row of a matrix to one value. */
+static bool block_row_wise(const Program *p, const Value *v)
+{
+    if (v->kind != IR_REDUCE)
+        return v->shape.ndim <= 2;
+    return p->vals[v->args[0]].shape.ndim == 2 && v->axes == 2u && v->red != RED_argmax && v->red != RED_argmin;
+}
+
 /* What a group starting at statement `first` has so far. */
 typedef struct {
     int first;
@@ -55,6 +65,8 @@ static bool joins(const Program *p, int s, Scan *g)
         if (!stored_by(p, r, s))
             continue;
         bool row_wise = v->kind == IR_UFUNC || v->kind == IR_CAST || (v->kind == IR_REDUCE && !(v->axes & 1));
+        if (p->cuda && !block_row_wise(p, v))
+            return false;
         if (!row_wise || v->shape.ndim == 0 || v->shape.d[0] != g->rows ||
             !reads_own_row(p, r, g->first, true, &next.reuses))
             return false;
@@ -65,10 +77,11 @@ static bool joins(const Program *p, int s, Scan *g)
 }
 
 /* A value whose rows are longer than one element, stored inside group g and
- * read nowhere after it, needs only the row being computed. */
+ * read nowhere after it, needs only the row being computed (on the host: a
+ * GPU keeps it whole, in its caches while the block works on the row). */
 static void mark_row_local(Program *p, const RowGroup *g, const bool *is_output)
 {
-    for (Ref r = 1; r < p->nvals; r++) {
+    for (Ref r = 1; r < p->nvals && !p->cuda; r++) {
         Value *v = &p->vals[r];
         if (v->stmt < g->first || v->stmt > g->last || !stored_by(p, r, v->stmt) || is_output[r] ||
             v->last_stmt > g->last || v->shape.ndim < 2)
