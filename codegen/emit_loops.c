@@ -196,10 +196,9 @@ static void emit_reduce_check(Emitter *e, Ref r, const IrStmt *st)
     const Value *v = V(e->p, r);
     ReducePlan rp;
     reduce_plan(e, r, &rp);
-    bool needs_items = rp.arg || v->red == RED_max || v->red == RED_min;
-    if (needs_items && shape_size_literal(&rp.reduced) < 0)
-        emit_line(e, "if (%s == 0) npx_runtime_error(st, %d, \"zero-size array to reduction operation %s which has "
-                     "no identity\");", rp.count, st->line, reduction_name[v->red]);
+    if (empty_reduction_error(v->red) && shape_size_literal(&rp.reduced) < 0)
+        emit_line(e, "if (%s == 0) npx_runtime_error(st, %d, \"%s\");", rp.count, st->line,
+                  empty_reduction_error(v->red));
 }
 
 static void emit_reduce(Emitter *e, Ref r)

@@ -281,11 +281,19 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
         return 0;
     const Value *in = V(p, a);
     Shape s = { 0, { 0 } };
+    bool empty = false;                  /* a reduced axis of literal size 0 */
     for (int k = 0; k < in->shape.ndim; k++) {
         if (!(axes >> k & 1))
             s.d[s.ndim++] = in->shape.d[k];
         else if (keepdims)
             s.d[s.ndim++] = 1;
+        empty |= axes >> k & 1 && in->shape.d[k] == 0;
+    }
+    /* max, min, argmax and argmin of nothing: NumPy's error, known here
+     * for a literal size (symbolic sizes are checked when the program runs) */
+    if (empty && empty_reduction_error(red)) {
+        diag_error(p->diag, span, "%s", empty_reduction_error(red));
+        return 0;
     }
     Ref r = ir_new(p, IR_REDUCE, span);
     Value *v = V(p, r);

@@ -106,3 +106,14 @@ int64_t shape_size_literal(const Shape *s)
     }
     return n;
 }
+
+const char *empty_reduction_error(Reduction red)
+{
+    switch (red) {
+    case RED_max: return "zero-size array to reduction operation maximum which has no identity";
+    case RED_min: return "zero-size array to reduction operation minimum which has no identity";
+    case RED_argmax: return "attempt to get argmax of an empty sequence";
+    case RED_argmin: return "attempt to get argmin of an empty sequence";
+    default: return NULL;
+    }
+}

@@ -177,6 +177,8 @@ const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* 
 const char *dim_str(Program *p, Dim d);
 const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */
 int64_t shape_size_literal(const Shape *s);   /* product, or -1 when a symbol is in it */
+/* NumPy's error for reduction red of nothing; NULL when it has an identity */
+const char *empty_reduction_error(Reduction red);
 
 /* dtype.c: NumPy 2 promotion (NEP 50) */
 npx_dtype dtype_promote(npx_dtype a, npx_dtype b);

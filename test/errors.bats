@@ -107,3 +107,7 @@ load test_helper
         }
     done
 }
+
+@test "max, min, argmax and argmin over a literal empty axis are NumPy's errors at compile time" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/empty_reduction.npx"
+}

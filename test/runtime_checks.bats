@@ -12,3 +12,15 @@ load test_helper
     run -0 "$PROG" --random 1 --dim N=5 -o "$BATS_TEST_TMPDIR/out"
     [ -f "$BATS_TEST_TMPDIR/out/z.npy" ]
 }
+
+@test "max and argmax over an axis that is empty at run time are NumPy's errors, exit 3, also in a row group" {
+    printf 'input x: f32[B, C]\noutput m, y, a\nm = x.max(axis=1, keepdims=True)\ny = x - m\na = x.argmax(axis=0)\n' \
+        >"$BATS_TEST_TMPDIR/chk.npx"
+    build_program "$BATS_TEST_TMPDIR/chk.npx"
+    run -3 "$PROG" --random 1 --dim B=3 --dim C=0 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"chk.npx:3: zero-size array to reduction operation maximum which has no identity"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/m.npy" ]
+    run -3 "$PROG" --random 1 --dim B=0 --dim C=4 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"chk.npx:5: attempt to get argmax of an empty sequence"* ]]
+    run -0 "$PROG" --random 1 --dim B=2 --dim C=4 -o "$BATS_TEST_TMPDIR/out"
+}
