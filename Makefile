@@ -85,7 +85,7 @@ check-gpu: all
 	tools/check-gpu.sh $(B)
 
 bench: all
-	python3 bench/run.py $(BENCH_ARGS)
+	python3 bench/run.py --build $(B)/bench --npxc $(B)/npxc --npxcmp $(B)/npxcmp $(BENCH_ARGS)
 
 # The benchmark programs on an NVIDIA GPU, beside the copy bandwidth and CuPy.
 bench-gpu: all
