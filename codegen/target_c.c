@@ -53,7 +53,6 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_THREAD_NUM omp_get_thread_num()");
     emit_line(e, "#define NPX_PARALLEL _Pragma(\"omp parallel\")");
     emit_line(e, "#define NPX_FOR_NOWAIT _Pragma(\"omp for nowait\")");
-    emit_line(e, "#define NPX_CRITICAL _Pragma(\"omp critical\")");
     emit_line(e, "#define NPX_PARALLEL_MINMAX _Pragma(\"omp parallel for simd reduction(min : lo) reduction(max : hi)\")");
     emit_line(e, "#define NPX_PARALLEL_FOR _Pragma(\"omp parallel for\")");
     emit_line(e, "#define NPX_SIMD_SUM _Pragma(\"omp simd reduction(+ : acc)\")");
@@ -69,7 +68,6 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_THREAD_NUM 0");
     emit_line(e, "#define NPX_PARALLEL");
     emit_line(e, "#define NPX_FOR_NOWAIT");
-    emit_line(e, "#define NPX_CRITICAL");
     emit_line(e, "#define NPX_PARALLEL_MINMAX");
     emit_line(e, "#define NPX_PARALLEL_FOR");
     emit_line(e, "#define NPX_SIMD_SUM");
@@ -349,8 +347,12 @@ static void c_free(Emitter *e, const Value *v) { emit_line(e, "npx_free(%s);", v
 
 /* bincount: one vectorized pass for the smallest and largest value (the size,
  * and the negative check), then one that counts, each thread into its own
- * histogram when the bins are few, merged at the end. An int32 input is read
- * as it is, never widened into a copy. */
+ * histogram (its own allocation: neighbouring ones slowed the count by a
+ * third) when the bins are few, added in thread order (weights sum the same
+ * in every run). An int32 input is read as it is, never widened into a
+ * copy. (Counting in the same pass, with histograms that grow, measured
+ * slower: 0.33 against 0.28 ms for 1M int64 here; the check pass vectorizes,
+ * and leaves the data in cache for the count.) */
 static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
 {
     Program *p = e->p;
@@ -376,17 +378,22 @@ static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
     emit_close(e, NULL);
     c_declare(e, v, true);
     emit_open(e, "if (%s <= NPX_PRIVATE_BINS)", len);
+    emit_line(e, "const int parts = NPX_MAX_THREADS;");
+    emit_line(e, "%s **hists = (%s **)npx_alloc_zero(npx_bytes(parts, sizeof(%s *), \"%s\"));", ct, ct, ct, v->cname);
     emit_line(e, "NPX_PARALLEL");
     emit_block(e);
     emit_line(e, "%s *mine = (%s *)npx_alloc_zero(npx_bytes(%s, sizeof(%s), \"%s\"));", ct, ct, len, ct, v->cname);
+    emit_line(e, "hists[NPX_THREAD_NUM] = mine;");
     emit_line(e, "NPX_FOR_NOWAIT");
     emit_line(e, "for (int64_t i = 0; i < %s; i++)", n);
     emit_line(e, "    mine[%s] += %s;", xi, add);
-    emit_line(e, "NPX_CRITICAL");
-    emit_line(e, "for (int64_t bin = 0; bin < %s; bin++)", len);
-    emit_line(e, "    %s[bin] += mine[bin];", v->cname);
-    emit_line(e, "npx_free(mine);");
     emit_close(e, NULL);
+    emit_open(e, "for (int part = 0; part < parts; part++)");
+    emit_line(e, "for (int64_t bin = 0; hists[part] && bin < %s; bin++)", len);
+    emit_line(e, "    %s[bin] += hists[part][bin];", v->cname);
+    emit_line(e, "npx_free(hists[part]);");
+    emit_close(e, NULL);
+    emit_line(e, "npx_free(hists);");
     e->indent--;
     emit_open(e, "} else");
     emit_line(e, "for (int64_t i = 0; i < %s; i++)", n);

@@ -24,3 +24,12 @@ load test_helper
     [[ $output == *"chk.npx:5: attempt to get argmax of an empty sequence"* ]]
     run -0 "$PROG" --random 1 --dim B=2 --dim C=4 -o "$BATS_TEST_TMPDIR/out"
 }
+
+@test "a negative bincount input is an error naming the first negative element, exit 3, no output" {
+    printf 'input n: i64[N]\noutput c\nc = np.bincount(n - 500)\n' >"$BATS_TEST_TMPDIR/neg.npx"
+    build_program "$BATS_TEST_TMPDIR/neg.npx"
+    "$PYTHON" -c 'import numpy as np; np.save("'"$BATS_TEST_TMPDIR"'/n.npy", np.array([700, 3, 900, 2, 501], np.int64))'
+    run -3 "$PROG" "n=$BATS_TEST_TMPDIR/n.npy" -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"neg.npx:3: bincount: element 1 of the input is -497; bincount counts non-negative integers only"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/c.npy" ]
+}
