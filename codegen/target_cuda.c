@@ -80,6 +80,11 @@ static void cuda_input(Emitter *e, const Value *v) {}
 static void cuda_declare(Emitter *e, const Value *v, bool zeroed)
 {
     const char *ct = dtype_ctype(v->dtype);
+    if (v->row_local) {
+        emit_line(e, "%s *%s = NULL; /* %s: a row at a time in shared memory, else whole (below) */", ct, v->cname,
+                  shape_str(e->p, &v->shape, v->dtype, false));
+        return;
+    }
     emit_line(e, "%s *%s = (%s *)npx_dev_alloc(%s, %s); /* %s */", ct, v->cname, ct, bytes(e, v),
               zeroed ? "true" : "false", shape_str(e->p, &v->shape, v->dtype, false));
 }
@@ -191,8 +196,42 @@ static void cuda_close_nest(Emitter *e)
 /* ---- row groups: one kernel, a block per row, a barrier after each value
  * (a row's elements are shared among the block's threads) ---- */
 
+static bool in_group(Emitter *e, const Value *v, const RowGroup *g)
+{
+    return v->stmt >= g->first && v->stmt <= g->last;
+}
+
+/* The bytes of the row-local rows of group g before value `upto` (all: 0). */
+static const char *row_offset(Emitter *e, const RowGroup *g, Ref upto)
+{
+    const char *sum = NULL;
+    for (Ref r = 1; r < e->p->nvals && r != upto; r++) {
+        const Value *v = V(e->p, r);
+        if (!v->row_local || !in_group(e, v, g))
+            continue;
+        const char *row = arena_printf(e->p->arena, "NPX_ROUND16(%s * sizeof(%s))", cx_dim(e, v->shape.d[1]),
+                                       dtype_ctype(v->dtype));
+        sum = sum ? arena_printf(e->p->arena, "%s + %s", sum, row) : row;
+    }
+    return sum;
+}
+
+/* The rows of row-local values live in the block's shared memory when they
+ * fit (and --trace is off); else in whole buffers, allocated here. */
 static void cuda_open_rows(Emitter *e, const RowGroup *g)
 {
+    const char *bytes_needed = row_offset(e, g, 0);
+    emit_block(e);
+    if (bytes_needed) {
+        emit_line(e, "const size_t rows_bytes = %s;", bytes_needed);
+        emit_line(e, "const bool rows_shared = rows_bytes <= NPX_SHARED_ROWS && !st->trace_dir;");
+        for (Ref r = 1; r < e->p->nvals; r++) {
+            const Value *v = V(e->p, r);
+            if (v->row_local && in_group(e, v, g))
+                emit_line(e, "if (!rows_shared)\n%*s    %s = (%s *)npx_dev_alloc(%s, false);", e->indent * 4, "",
+                          v->cname, dtype_ctype(v->dtype), bytes(e, v));
+        }
+    }
     begin_kernel(e, NULL, &g->rows, 1, false);
     S(e)->group = g;
 }
@@ -206,17 +245,34 @@ static void cuda_close_rows(Emitter *e, const RowGroup *g)
     e->out = s->host;
     e->indent = s->host_indent;
     const IrStmt *first = &e->p->stmts[g->first], *last = &e->p->stmts[g->last];
+    /* each row-local value's row: its whole buffer's row i0, or its place in shared memory */
+    const char *row_pointers = "";
+    bool shared = false;
+    for (Ref r = 1; r < e->p->nvals; r++) {
+        const Value *v = V(e->p, r);
+        if (!v->row_local || !in_group(e, v, g))
+            continue;
+        const char *ct = dtype_ctype(v->dtype), *off = row_offset(e, g, r);
+        const char *place = off ? arena_printf(e->p->arena, "(shared_rows + %s)", off) : "shared_rows";
+        row_pointers = arena_printf(e->p->arena, "%s        %s *%s = %s ? %s + i0 * %s : (%s *)%s;\n", row_pointers, ct,
+                                    v->row_cname, v->cname, v->cname, cx_dim(e, v->shape.d[1]), ct, place);
+        shared = true;
+    }
     const char *args, *name = arena_printf(e->p->arena, "k_rows_%d", ++s->nkernels);
     const char *params = kernel_params(e, &args, strstr(s->body_text, "(st,") != NULL);
     fprintf(s->kernels, "\n/* lines %d-%d, row by row: a block per row, which goes through every statement */\n",
             first->line, last->line);
     fprintf(s->kernels, "__global__ void %s(%s)\n{\n", name, params);
-    fprintf(s->kernels, "    for (int64_t i0 = blockIdx.x; i0 < %s; i0 += gridDim.x) {\n%s    }\n}\n", s->size,
-            s->body_text);
+    if (shared)
+        fprintf(s->kernels, "    NPX_SHARED_DYNAMIC(unsigned char, shared_rows);\n");
+    fprintf(s->kernels, "    for (int64_t i0 = blockIdx.x; i0 < %s; i0 += gridDim.x) {\n%s%s    }\n}\n", s->size,
+            row_pointers, s->body_text);
     free(s->body_text);
     s->body_text = NULL;
     s->group = NULL;
-    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s * NPX_THREADS), NPX_THREADS, 0, 0, %s);", name, s->size, args);
+    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s * NPX_THREADS), NPX_THREADS, %s, 0, %s);", name, s->size,
+              shared ? "rows_shared ? rows_bytes : 0" : "0", args);
+    emit_close(e, NULL);
 }
 
 /* ---- reductions: one block per result, its threads share the reduced

@@ -3,9 +3,9 @@
  * divided by it) runs as one loop over the rows, so that each row is read
  * from memory once and passes through every statement while it is in cache.
  * A temporary that no one reads outside the group (e in softmax) is then
- * never stored whole on the host: each thread keeps the row it works on.
- * On a GPU the group is one kernel, a block per row. Part of ir_schedule,
- * which has found each value's last reader. */
+ * never stored whole: each thread (on a GPU, each block, in shared memory)
+ * keeps the row it works on. On a GPU the group is one kernel, a block per
+ * row. Part of ir_schedule, which has found each value's last reader. */
 #include "ir.h"
 
 /* A value the loops store: computed by statement s, and read or named. */
@@ -77,11 +77,11 @@ static bool joins(const Program *p, int s, Scan *g)
 }
 
 /* A value whose rows are longer than one element, stored inside group g and
- * read nowhere after it, needs only the row being computed (on the host: a
- * GPU keeps it whole, in its caches while the block works on the row). */
+ * read nowhere after it, needs only the row being computed (on the GPU: in
+ * the block's shared memory). */
 static void mark_row_local(Program *p, const RowGroup *g, const bool *is_output)
 {
-    for (Ref r = 1; r < p->nvals && !p->cuda; r++) {
+    for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         if (v->stmt < g->first || v->stmt > g->last || !stored_by(p, r, v->stmt) || is_output[r] ||
             v->last_stmt > g->last || v->shape.ndim < 2)

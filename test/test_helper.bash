@@ -193,6 +193,11 @@ check_cuda() {
         "$d/prog_cuda" "$@" -o "$d/out_cuda" --trace "$d/trace_cuda")
     npx_exec "npxcmp (CUDA trace vs C trace)" "$NPXCMP" "$d/trace_cuda" "$d/trace" "${tol[@]}"
     npx_compare "$d/out_cuda" "$d/ref" "$d/trace_cuda" "$d/reftrace" "${tol[@]}"
+    # without --trace, row groups keep temporaries' rows in shared memory
+    mkdir -p "$d/out_cuda_untraced"
+    (cd "$(dirname "$src")" && NPX_EMU_ORDER=shuffle npx_exec "the emulated CUDA program without --trace" \
+        "$d/prog_cuda" "$@" -o "$d/out_cuda_untraced")
+    npx_compare "$d/out_cuda_untraced" "$d/ref" "" "" "${tol[@]}"
 }
 
 # check_diagnostic FILE.npx: FILE is a bad program. Each of its lines
