@@ -216,15 +216,41 @@ static const char *row_offset(Emitter *e, const RowGroup *g, Ref upto)
     return sum;
 }
 
+/* The static shared memory of group g's kernel: each reduction's part[]. */
+static const char *reduction_bytes(Emitter *e, const RowGroup *g)
+{
+    int count[NPX_NDTYPES] = { 0 };
+    for (Ref r = 1; r < e->p->nvals; r++) {
+        const Value *v = V(e->p, r);
+        if (v->kind != IR_REDUCE || !v->materialize || !in_group(e, v, g))
+            continue;
+        ReducePlan rp;
+        reduce_plan(e, r, &rp);
+        count[rp.code.acc]++;
+    }
+    const char *sum = NULL;
+    for (int t = 0; t < NPX_NDTYPES; t++) {
+        if (!count[t])
+            continue;
+        const char *size = arena_printf(e->p->arena, "sizeof(%s)", dtype_ctype((npx_dtype)t));
+        if (count[t] > 1)
+            size = arena_printf(e->p->arena, "%d * %s", count[t], size);
+        sum = sum ? arena_printf(e->p->arena, "%s + %s", sum, size) : size;
+    }
+    return sum ? arena_printf(e->p->arena, "NPX_THREADS * (%s)", sum) : "0";
+}
+
 /* The rows of row-local values live in the block's shared memory when they
- * fit (and --trace is off); else in whole buffers, allocated here. */
+ * fit beside the reductions' (and --trace is off); else in whole buffers,
+ * allocated here. */
 static void cuda_open_rows(Emitter *e, const RowGroup *g)
 {
     const char *bytes_needed = row_offset(e, g, 0);
     emit_block(e);
     if (bytes_needed) {
         emit_line(e, "const size_t rows_bytes = %s;", bytes_needed);
-        emit_line(e, "const bool rows_shared = rows_bytes <= NPX_SHARED_ROWS && !st->trace_dir;");
+        emit_line(e, "const bool rows_shared = rows_bytes <= NPX_SHARED_ROWS && !st->trace_dir &&");
+        emit_line(e, "                         rows_bytes + %s <= NPX_SHARED_BLOCK;", reduction_bytes(e, g));
         for (Ref r = 1; r < e->p->nvals; r++) {
             const Value *v = V(e->p, r);
             if (v->row_local && in_group(e, v, g))

@@ -179,3 +179,7 @@ load test_helper
 @test "the portable matrix product loops (compilers without vector types) match NumPy too" {
     CFLAGS="${CFLAGS:-} -DNPX_PLAIN_GEMM" check_program "$BATS_TEST_DIRNAME/programs/gemm_blocks.npx"
 }
+
+@test "a row group whose rows do not fit in shared memory beside its reductions matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/row_groups_wide.npx"
+}

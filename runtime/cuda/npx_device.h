@@ -10,6 +10,7 @@
 #define NPX_ALIGNED(p) ((p) = (decltype(p))__builtin_assume_aligned((p), 16))
 #define NPX_SHARED_BINS 4096     /* bincount counts in shared memory up to this many bins */
 #define NPX_SHARED_ROWS 32768    /* a row group keeps its temporaries' rows in shared memory up to this */
+#define NPX_SHARED_BLOCK 49152   /* the shared memory a block has without opting in to more */
 #define NPX_ROUND16(n) (((size_t)(n) + 15) & ~(size_t)15)
 
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2 };
