@@ -167,6 +167,9 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
      * NaN, which NumPy's max returns when there is one (an int: GCC's vector
      * code for a bool reduction ran 12 times slower) */
     bool nan_flag = e->t->simd_minmax && dtype_is_float(rp->code.acc) && (v->red == RED_max || v->red == RED_min);
+    /* any and all (max and min of bools) likewise, as an int and | or & */
+    bool bool_flag = e->t->simd_minmax && rp->code.acc == NPX_BOOL && !rp->arg;
+    const char *acc_t = bool_flag ? "int" : dtype_ctype(rp->code.acc);
     const char *step = rp->code.step, *simd = rp->code.simd, *result = reduce_result(e, r, rp);
     /* a reduction to one value has no outer loop to share: its own loop is */
     const char *par = rp->kept.ndim == 0 ? rp->code.par : NULL;
@@ -175,8 +178,13 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
         simd = v->red == RED_max ? "NPX_SIMD_MAX" : "NPX_SIMD_MIN";
         result = arena_printf(A(e), "nan_seen ? %s : acc", cx_literal(e, NAN, 0, true, rp->code.acc));
     }
+    if (bool_flag) {
+        bool any = v->red == RED_any || v->red == RED_max;
+        step = any ? "acc |= elem;" : "acc &= elem;";
+        simd = any ? "NPX_SIMD_ANY" : "NPX_SIMD_ALL";
+    }
     open_value_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
-    emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
+    emit_line(e, "%s acc = %s;", acc_t, !bool_flag ? rp->code.init : strcmp(rp->code.init, "true") == 0 ? "1" : "0");
     if (rp->arg)
         emit_line(e, "int64_t best = -1, k = 0;");
     if (nan_flag)

@@ -11,7 +11,7 @@ typedef struct ReducePlan ReducePlan;
 struct Target {
     const char *name;                          /* "c", "cuda" */
     bool scalar_locals;                        /* 0-d values are host locals (else 1-element buffers) */
-    bool simd_minmax;                          /* loops vectorize max/min with a NaN flag */
+    bool simd_minmax;                          /* loops vectorize max/min with a NaN flag, any/all as ints */
     void (*prologue)(Emitter *e);              /* runtime text, macros */
     void (*begin_run)(Emitter *e);             /* first lines of npx_run */
     void (*input)(Emitter *e, const Value *v); /* make input v readable by the computation */

@@ -59,6 +59,8 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_SIMD_PRODUCT _Pragma(\"omp simd reduction(* : acc)\")");
     emit_line(e, "#define NPX_SIMD_MAX _Pragma(\"omp simd reduction(max : acc) reduction(| : nan_seen)\")");
     emit_line(e, "#define NPX_SIMD_MIN _Pragma(\"omp simd reduction(min : acc) reduction(| : nan_seen)\")");
+    emit_line(e, "#define NPX_SIMD_ANY _Pragma(\"omp simd reduction(| : acc)\")");
+    emit_line(e, "#define NPX_SIMD_ALL _Pragma(\"omp simd reduction(& : acc)\")");
     emit_line(e, "#define NPX_PARALLEL_SUM _Pragma(\"omp parallel for reduction(+ : acc)\")");
     emit_line(e, "#define NPX_PARALLEL_SUM_SIMD _Pragma(\"omp parallel for simd reduction(+ : acc)\")");
     emit_line(e, "#define NPX_PARALLEL_PRODUCT _Pragma(\"omp parallel for reduction(* : acc)\")");
@@ -74,6 +76,8 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_SIMD_PRODUCT");
     emit_line(e, "#define NPX_SIMD_MAX");
     emit_line(e, "#define NPX_SIMD_MIN");
+    emit_line(e, "#define NPX_SIMD_ANY");
+    emit_line(e, "#define NPX_SIMD_ALL");
     emit_line(e, "#define NPX_PARALLEL_SUM");
     emit_line(e, "#define NPX_PARALLEL_SUM_SIMD");
     emit_line(e, "#define NPX_PARALLEL_PRODUCT");
