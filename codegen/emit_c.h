@@ -43,7 +43,7 @@ typedef struct ReducePlan {
 } ReducePlan;
 
 void reduce_plan(Emitter *e, Ref r, ReducePlan *rp);
-const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp);
+const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp, const char *acc);
 void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp);
 
 #endif

@@ -95,8 +95,9 @@ static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
     const char *sfx = dtype_name(t);
     const char *imax = t == NPX_I32 ? "INT32_MAX" : "INT64_MAX", *imin = t == NPX_I32 ? "INT32_MIN" : "INT64_MIN";
     switch (red) {
+    case RED_mean:               /* in float64, for integers too, as NumPy's mean */
+        return (ReduceCode){ NPX_F64, "0", "acc += elem;", "NPX_SIMD_SUM", "NPX_PARALLEL_SUM" };
     case RED_sum:
-    case RED_mean:
         return fl ? (ReduceCode){ NPX_F64, "0", "acc += elem;", "NPX_SIMD_SUM", "NPX_PARALLEL_SUM" }
                   : (ReduceCode){ NPX_I64, "0", "acc = npx_add_i64(acc, elem);", NULL, NULL };
     case RED_prod:
@@ -148,15 +149,16 @@ void reduce_plan(Emitter *e, Ref r, ReducePlan *rp)
     rp->arg = v->red == RED_argmax || v->red == RED_argmin;
 }
 
-/* The value stored once the accumulator (or, for arg-reductions, best) is final. */
-const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp)
+/* The value stored once the accumulator, acc (or, for arg-reductions, best),
+ * is final. */
+const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp, const char *acc)
 {
     const Value *v = V(e->p, r);
     if (rp->arg)
         return cx_convert(e, "best", NPX_I64, v->dtype);
     if (v->red == RED_mean)
-        return cx_convert(e, arena_printf(A(e), "acc / (double)(%s)", rp->count), NPX_F64, v->dtype);
-    return cx_convert(e, "acc", rp->code.acc, v->dtype);
+        return cx_convert(e, arena_printf(A(e), "%s / (double)(%s)", acc, rp->count), NPX_F64, v->dtype);
+    return cx_convert(e, acc, rp->code.acc, v->dtype);
 }
 
 /* One loop nest over the kept axes; each iteration runs over the reduced ones. */
@@ -169,10 +171,19 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
     bool nan_flag = e->t->simd_minmax && dtype_is_float(rp->code.acc) && (v->red == RED_max || v->red == RED_min);
     /* any and all (max and min of bools) likewise, as an int and | or & */
     bool bool_flag = e->t->simd_minmax && rp->code.acc == NPX_BOOL && !rp->arg;
-    const char *acc_t = bool_flag ? "int" : dtype_ctype(rp->code.acc);
-    const char *step = rp->code.step, *simd = rp->code.simd, *result = reduce_result(e, r, rp);
+    /* integer sums in an unsigned accumulator, which wraps as NumPy's does
+     * (a signed one may not, and the checked add does not vectorize) */
+    bool int_sum = e->t->simd_minmax && rp->code.acc == NPX_I64 && v->red == RED_sum;
+    const char *acc_t = bool_flag ? "int" : int_sum ? "uint64_t" : dtype_ctype(rp->code.acc);
+    const char *step = rp->code.step, *simd = rp->code.simd;
+    const char *result = reduce_result(e, r, rp, int_sum ? "(int64_t)acc" : "acc");
     /* a reduction to one value has no outer loop to share: its own loop is */
     const char *par = rp->kept.ndim == 0 ? rp->code.par : NULL;
+    if (int_sum) {
+        step = "acc += (uint64_t)elem;";
+        simd = "NPX_SIMD_SUM";
+        par = rp->kept.ndim == 0 ? "NPX_PARALLEL_SUM" : NULL;
+    }
     if (nan_flag) {
         step = v->red == RED_max ? "acc = elem > acc ? elem : acc;" : "acc = elem < acc ? elem : acc;";
         simd = v->red == RED_max ? "NPX_SIMD_MAX" : "NPX_SIMD_MIN";

@@ -360,7 +360,7 @@ static void row_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     emit_close(e, NULL);
     combine_block(e, rp);
     emit_line(e, "if (threadIdx.x == 0)");
-    emit_line(e, "    %s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp));
+    emit_line(e, "    %s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
     emit_close(e, NULL);
 }
 
@@ -379,7 +379,7 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     const char *count = cx_dims(e, rp->reduced.d, rp->reduced.ndim);
     const char *elem = cx_value(e, v->args[0], rp->iv, rp->code.acc);
     const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
-    const char *result = reduce_result(e, r, rp);
+    const char *result = reduce_result(e, r, rp, "acc");
     char *dec_text = NULL;
     size_t dec_len = 0;
     FILE *dec = open_memstream(&dec_text, &dec_len);
