@@ -43,6 +43,10 @@ typedef struct ReducePlan {
 } ReducePlan;
 
 void reduce_plan(Emitter *e, Ref r, ReducePlan *rp);
+/* argmax, argmin: whether elem should replace (acc, best), NumPy's rules
+ * (the first of equal values; the first NaN wins). elem_at: elem's index
+ * when elem may come before best (combining partial results), else NULL. */
+const char *arg_better(Emitter *e, Reduction red, npx_dtype t, const char *elem, const char *elem_at);
 const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp, const char *acc);
 void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp);
 

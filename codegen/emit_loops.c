@@ -89,6 +89,19 @@ static void emit_elementwise(Emitter *e, Ref r)
 
 /* ---- reductions ---- */
 
+const char *arg_better(Emitter *e, Reduction red, npx_dtype t, const char *elem, const char *elem_at)
+{
+    const char *cmp = red == RED_argmax ? ">" : "<";
+    if (!elem_at)                /* elem comes after acc: it wins only when strictly better */
+        return dtype_is_float(t)
+                   ? arena_printf(A(e), "best < 0 || (!isnan(acc) && (%s %s acc || isnan(%s)))", elem, cmp, elem)
+                   : arena_printf(A(e), "best < 0 || %s %s acc", elem, cmp);
+    const char *ties = arena_printf(A(e), "%s %s acc || (%s == acc && %s < best)", elem, cmp, elem, elem_at);
+    if (dtype_is_float(t))
+        ties = arena_printf(A(e), "isnan(acc) ? isnan(%s) && %s < best : isnan(%s) || %s", elem, elem_at, elem, ties);
+    return arena_printf(A(e), "%s >= 0 && (best < 0 || (%s))", elem_at, ties);
+}
+
 static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
 {
     bool fl = dtype_is_float(t);
@@ -116,12 +129,9 @@ static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
     case RED_any: return (ReduceCode){ NPX_BOOL, "false", "acc = acc || elem;", NULL, NULL };
     case RED_all: return (ReduceCode){ NPX_BOOL, "true", "acc = acc && elem;", NULL, NULL };
     case RED_argmax:
-    case RED_argmin: {
-        const char *cmp = red == RED_argmax ? ">" : "<";
-        const char *better = fl ? arena_printf(A(e), "best < 0 || (!isnan(acc) && (elem %s acc || isnan(elem)))", cmp)
-                                : arena_printf(A(e), "best < 0 || elem %s acc", cmp);
-        return (ReduceCode){ t, "0", arena_printf(A(e), "if (%s) { acc = elem; best = k; } k++;", better), NULL, NULL };
-    }
+    case RED_argmin:
+        return (ReduceCode){ t, "0", arena_printf(A(e), "if (%s) { acc = elem; best = k; } k++;",
+                                                  arg_better(e, red, t, "elem", NULL)), NULL, NULL };
     default: break;
     }
     return (ReduceCode){ t, "0", "", NULL, NULL };
@@ -225,7 +235,7 @@ static void emit_reduce(Emitter *e, Ref r)
 {
     ReducePlan rp;
     reduce_plan(e, r, &rp);
-    if (e->t->reduce && !rp.arg)
+    if (e->t->reduce)
         e->t->reduce(e, r, &rp);
     else
         emit_reduce_loops(e, r, &rp);

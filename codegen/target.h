@@ -33,7 +33,7 @@ struct Target {
     void (*close_rows)(Emitter *e, const RowGroup *g);
     bool block_rows;
     void (*matmul)(Emitter *e, Ref r);         /* NULL: the shared loops */
-    /* a reduction other than argmax/argmin, its storage declared; NULL: the shared loops */
+    /* a reduction, its storage declared; NULL: the shared loops */
     void (*reduce)(Emitter *e, Ref r, const ReducePlan *rp);
     void (*bincount)(Emitter *e, Ref r, const IrStmt *st);
     /* --trace and the outputs: the runtime's call that takes a value's data

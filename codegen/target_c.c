@@ -311,7 +311,7 @@ static void fold_rows(Emitter *e, const ReducePlan *rp, const char *elem, const 
 static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 {
     const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
-    if (a->shape.ndim != 2 || v->axes != 1u) {
+    if (rp->arg || a->shape.ndim != 2 || v->axes != 1u) {
         emit_reduce_loops(e, r, rp);
         return;
     }

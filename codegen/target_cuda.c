@@ -320,18 +320,29 @@ static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, con
 
 /* The block's threads each hold acc: combined in shared memory (part) down
  * to one warp, which finishes with shuffles; thread 0's acc is the result. */
-static void combine_block(Emitter *e, const ReducePlan *rp)
+static void combine_block(Emitter *e, Ref r, const ReducePlan *rp)
 {
     const char *acc_t = dtype_ctype(rp->code.acc);
     /* the last 32 partial results: one warp, through its shuffles */
     const char *shfl = rp->code.acc == NPX_BOOL ? "(bool)__shfl_down_sync(0xffffffffu, (int)acc, lane)"
                                                 : "__shfl_down_sync(0xffffffffu, acc, lane)";
+    /* argmax, argmin: (value, index) pairs, in part and part_at */
+    const char *take = rp->arg ? arena_printf(e->p->arena, "if (%s) {",
+                                              arg_better(e, V(e->p, r)->red, rp->code.acc, "elem", "elem_at"))
+                               : NULL;
     emit_line(e, "part[threadIdx.x] = acc;");
+    if (rp->arg)
+        emit_line(e, "part_at[threadIdx.x] = best;");
     emit_line(e, "__syncthreads();");
     emit_open(e, "for (unsigned half = blockDim.x / 2; half >= 32; half /= 2)");
     emit_open(e, "if (threadIdx.x < half)");
     emit_line(e, "const %s elem = part[threadIdx.x + half];", acc_t);
-    emit_line(e, "%s", rp->code.step);
+    if (rp->arg) {
+        emit_line(e, "const int64_t elem_at = part_at[threadIdx.x + half];");
+        emit_line(e, "%s acc = elem; best = elem_at; }", take);
+        emit_line(e, "part_at[threadIdx.x] = best;");
+    } else
+        emit_line(e, "%s", rp->code.step);
     emit_line(e, "part[threadIdx.x] = acc;");
     emit_close(e, NULL);
     emit_line(e, "__syncthreads();");
@@ -339,7 +350,11 @@ static void combine_block(Emitter *e, const ReducePlan *rp)
     emit_open(e, "if (threadIdx.x < 32)");
     emit_open(e, "for (int lane = 16; lane > 0; lane /= 2)");
     emit_line(e, "const %s elem = %s;", acc_t, shfl);
-    emit_line(e, "%s", rp->code.step);
+    if (rp->arg) {
+        emit_line(e, "const int64_t elem_at = __shfl_down_sync(0xffffffffu, best, lane);");
+        emit_line(e, "%s acc = elem; best = elem_at; }", take);
+    } else
+        emit_line(e, "%s", rp->code.step);
     emit_close(e, NULL);
     emit_close(e, NULL);
 }
@@ -358,7 +373,7 @@ static void row_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     emit_line(e, "const %s elem = %s;", acc_t, cx_value(e, v->args[0], rp->iv, rp->code.acc));
     emit_line(e, "%s", rp->code.step);
     emit_close(e, NULL);
-    combine_block(e, rp);
+    combine_block(e, r, rp);
     emit_line(e, "if (threadIdx.x == 0)");
     emit_line(e, "    %s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
     emit_close(e, NULL);
@@ -394,15 +409,22 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
     fprintf(k, "    NPX_SHARED(%s, part, NPX_THREADS);\n", acc_t);
+    if (rp->arg)
+        fprintf(k, "    NPX_SHARED(int64_t, part_at, NPX_THREADS);\n");
     fprintf(k, "    for (int64_t o = blockIdx.x; o < %s; o += gridDim.x) {\n%s", outputs, dec_text);
     fprintf(k, "        %s acc = %s;\n", acc_t, rp->code.init);
+    if (rp->arg)
+        fprintf(k, "        int64_t best = -1;\n");
     fprintf(k, "        for (int64_t j = threadIdx.x; j < %s; j += blockDim.x) {\n%s", count, split + 1);
-    fprintf(k, "            const %s elem = %s;\n            %s\n        }\n", acc_t, elem, rp->code.step);
+    const char *step = rp->arg ? arena_printf(e->p->arena, "if (%s) { acc = elem; best = j; }",
+                                              arg_better(e, v->red, rp->code.acc, "elem", NULL))
+                               : rp->code.step;
+    fprintf(k, "            const %s elem = %s;\n            %s\n        }\n", acc_t, elem, step);
     FILE *host = e->out;
     int host_indent = e->indent;
     e->out = k;
     e->indent = 2;
-    combine_block(e, rp);
+    combine_block(e, r, rp);
     e->out = host;
     e->indent = host_indent;
     fprintf(k, "        if (threadIdx.x == 0)\n            %s = %s;\n        __syncthreads();\n    }\n}\n", store, result);

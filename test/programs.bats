@@ -183,3 +183,7 @@ load test_helper
 @test "a row group whose rows do not fit in shared memory beside its reductions matches NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/row_groups_wide.npx"
 }
+
+@test "argmax and argmin over many ties and NaNs take the first, as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/arg_ties.npx"
+}
