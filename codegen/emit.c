@@ -48,15 +48,6 @@ void emit_uses_reset(Emitter *e)
 {
     e->nused_vals = 0;
     e->nused_syms = 0;
-    e->nused_raw = 0;
-}
-
-void emit_use_raw(Emitter *e, const char *type, const char *name)
-{
-    if (e->nused_raw < (int)(sizeof e->used_raw_name / sizeof e->used_raw_name[0])) {
-        e->used_raw_type[e->nused_raw] = type;
-        e->used_raw_name[e->nused_raw++] = name;
-    }
 }
 
 void emit_use_value(Emitter *e, Ref r)

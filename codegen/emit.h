@@ -22,14 +22,11 @@ typedef struct {
     int nused_vals;
     int used_syms[64];
     int nused_syms;
-    const char *used_raw_type[8], *used_raw_name[8];   /* buffers that are no value: "long long *", "m" */
-    int nused_raw;
 } Emitter;
 
 void emit_uses_reset(Emitter *e);
 void emit_use_value(Emitter *e, Ref r);
 void emit_use_sym(Emitter *e, int sym);
-void emit_use_raw(Emitter *e, const char *type, const char *name);
 
 void emit_line(Emitter *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A line ending in " {", then one level deeper. */

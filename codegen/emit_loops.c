@@ -181,6 +181,7 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
     bool nan_flag = e->t->simd_minmax && dtype_is_float(rp->code.acc) && (v->red == RED_max || v->red == RED_min);
     /* any and all (max and min of bools) likewise, as an int and | or & */
     bool bool_flag = e->t->simd_minmax && rp->code.acc == NPX_BOOL && !rp->arg;
+    bool any = v->red == RED_any || v->red == RED_max;
     /* integer sums in an unsigned accumulator, which wraps as NumPy's does
      * (a signed one may not, and the checked add does not vectorize) */
     bool int_sum = e->t->simd_minmax && rp->code.acc == NPX_I64 && v->red == RED_sum;
@@ -200,12 +201,11 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
         result = arena_printf(A(e), "nan_seen ? %s : acc", cx_literal(e, NAN, 0, true, rp->code.acc));
     }
     if (bool_flag) {
-        bool any = v->red == RED_any || v->red == RED_max;
         step = any ? "acc |= elem;" : "acc &= elem;";
         simd = any ? "NPX_SIMD_ANY" : "NPX_SIMD_ALL";
     }
     open_value_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
-    emit_line(e, "%s acc = %s;", acc_t, !bool_flag ? rp->code.init : strcmp(rp->code.init, "true") == 0 ? "1" : "0");
+    emit_line(e, "%s acc = %s;", acc_t, !bool_flag ? rp->code.init : any ? "0" : "1");
     if (rp->arg)
         emit_line(e, "int64_t best = -1, k = 0;");
     if (nan_flag)

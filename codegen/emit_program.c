@@ -65,13 +65,6 @@ static void emit_output(Emitter *e, int j, const Value *v)
     emit_close(e, e->p->outputs[j]);
 }
 
-/* Is r one of the values statement s stores? */
-static bool stored_by(Emitter *e, Ref r, int s)
-{
-    const Value *v = V(e->p, r);
-    return v->stmt == s && v->materialize && (v->uses > 0 || r == e->p->stmts[s].value);
-}
-
 static void emit_trace_and_frees(Emitter *e, const IrStmt *st)
 {
     emit_trace(e, st, V(e->p, st->value));
@@ -88,7 +81,7 @@ static void emit_statement(Emitter *e, int s)
     emit_line(e, "/* line %d: %s */", st->line, st->text);
     emit_checks(e, st);
     for (Ref r = 1; r < p->nvals; r++) {
-        if (!stored_by(e, r, s))
+        if (!ir_stores(p, s, r))
             continue;
         if (V(p, r)->kind == IR_INPUT)
             e->t->input(e, V(p, r));
@@ -114,7 +107,7 @@ static void emit_row_group(Emitter *e, const RowGroup *g)
         e->stmt = &p->stmts[s];
         emit_checks(e, e->stmt);
         for (Ref r = 1; r < p->nvals; r++)
-            if (stored_by(e, r, s))
+            if (ir_stores(p, s, r))
                 emit_value_storage(e, r, e->stmt);
     }
     e->t->open_rows(e, g);
@@ -124,7 +117,7 @@ static void emit_row_group(Emitter *e, const RowGroup *g)
         if (g->first != g->last)
             emit_line(e, "/* line %d: %s */", e->stmt->line, e->stmt->text);
         for (Ref r = 1; r < p->nvals; r++)
-            if (stored_by(e, r, s)) {
+            if (ir_stores(p, s, r)) {
                 emit_value_loops(e, r, e->stmt);
                 e->t->row_value_done(e, V(p, r));
             }

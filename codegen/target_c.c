@@ -167,7 +167,7 @@ static void c_open_rows(Emitter *e, const RowGroup *g)
     bool buffers = false;
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = V(p, r);
-        if (!v->row_local || p->stmts[v->stmt].group != p->stmts[g->first].group)
+        if (!v->row_local || !group_holds(g, v))
             continue;
         if (!buffers) {
             emit_line(e, "NPX_PARALLEL");
@@ -200,7 +200,7 @@ static void c_close_rows(Emitter *e, const RowGroup *g)
     bool buffers = false;
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = V(p, r);
-        if (v->row_local && p->stmts[v->stmt].group == p->stmts[g->first].group) {
+        if (v->row_local && group_holds(g, v)) {
             emit_line(e, "npx_free(%s);", v->row_cname);
             buffers = true;
         }

@@ -132,17 +132,12 @@ static const char *kernel_params(Emitter *e, const char **args, bool uses_status
     for (int i = 0; i < e->nused_vals; i++) {
         const Value *v = V(p, e->used_vals[i]);
         const RowGroup *g = S(e)->group;
-        bool out = g ? v->stmt >= g->first && v->stmt <= g->last && v->kind != IR_INPUT
+        bool out = g ? group_holds(g, v) && v->kind != IR_INPUT
                      : strcmp(v->cname, S(e)->what) == 0;
         const char *decl = arena_printf(p->arena, "%s%s *%s%s", out ? "" : "const ", dtype_ctype(v->dtype),
                                         S(e)->flat ? "__restrict__ " : "", v->cname);
         params = params ? arena_printf(p->arena, "%s, %s", params, decl) : decl;
         list = list ? arena_printf(p->arena, "%s, %s", list, v->cname) : v->cname;
-    }
-    for (int i = 0; i < e->nused_raw; i++) {
-        const char *decl = arena_printf(p->arena, "%s%s", e->used_raw_type[i], e->used_raw_name[i]);
-        params = params ? arena_printf(p->arena, "%s, %s", params, decl) : decl;
-        list = list ? arena_printf(p->arena, "%s, %s", list, e->used_raw_name[i]) : e->used_raw_name[i];
     }
     for (int i = 0; i < e->nused_syms; i++) {
         const char *name = p->syms[e->used_syms[i]].cvar;
@@ -196,18 +191,13 @@ static void cuda_close_nest(Emitter *e)
 /* ---- row groups: one kernel, a block per row, a barrier after each value
  * (a row's elements are shared among the block's threads) ---- */
 
-static bool in_group(Emitter *e, const Value *v, const RowGroup *g)
-{
-    return v->stmt >= g->first && v->stmt <= g->last;
-}
-
 /* The bytes of the row-local rows of group g before value `upto` (all: 0). */
 static const char *row_offset(Emitter *e, const RowGroup *g, Ref upto)
 {
     const char *sum = NULL;
     for (Ref r = 1; r < e->p->nvals && r != upto; r++) {
         const Value *v = V(e->p, r);
-        if (!v->row_local || !in_group(e, v, g))
+        if (!v->row_local || !group_holds(g, v))
             continue;
         const char *row = arena_printf(e->p->arena, "NPX_ROUND16(%s * sizeof(%s))", cx_dim(e, v->shape.d[1]),
                                        dtype_ctype(v->dtype));
@@ -222,7 +212,7 @@ static const char *reduction_bytes(Emitter *e, const RowGroup *g)
     int count[NPX_NDTYPES] = { 0 };
     for (Ref r = 1; r < e->p->nvals; r++) {
         const Value *v = V(e->p, r);
-        if (v->kind != IR_REDUCE || !v->materialize || !in_group(e, v, g))
+        if (v->kind != IR_REDUCE || !v->materialize || !group_holds(g, v))
             continue;
         ReducePlan rp;
         reduce_plan(e, r, &rp);
@@ -253,7 +243,7 @@ static void cuda_open_rows(Emitter *e, const RowGroup *g)
         emit_line(e, "                         rows_bytes + %s <= NPX_SHARED_BLOCK;", reduction_bytes(e, g));
         for (Ref r = 1; r < e->p->nvals; r++) {
             const Value *v = V(e->p, r);
-            if (v->row_local && in_group(e, v, g))
+            if (v->row_local && group_holds(g, v))
                 emit_line(e, "if (!rows_shared)\n%*s    %s = (%s *)npx_dev_alloc(%s, false);", e->indent * 4, "",
                           v->cname, dtype_ctype(v->dtype), bytes(e, v));
         }
@@ -276,7 +266,7 @@ static void cuda_close_rows(Emitter *e, const RowGroup *g)
     bool shared = false;
     for (Ref r = 1; r < e->p->nvals; r++) {
         const Value *v = V(e->p, r);
-        if (!v->row_local || !in_group(e, v, g))
+        if (!v->row_local || !group_holds(g, v))
             continue;
         const char *ct = dtype_ctype(v->dtype), *off = row_offset(e, g, r);
         const char *place = off ? arena_printf(e->p->arena, "(shared_rows + %s)", off) : "shared_rows";

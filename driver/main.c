@@ -61,7 +61,7 @@ static int compile(const Options *o, Diag *d, Arena *arena)
         return 0;
     }
     Program p = { .arena = arena, .diag = d, .source = o->source_name, .opt = !o->no_opt, .blas = o->blas, .tf32 = o->tf32,
-                  .cuda = o->cuda, .row_groups = true };
+                  .cuda = o->cuda };
     if (!ir_lower(&p, ast))
         return 1;
     if (!pass(&p, o, "lower"))

@@ -107,6 +107,12 @@ int64_t shape_size_literal(const Shape *s)
     return n;
 }
 
+bool ir_stores(const Program *p, int s, Ref r)
+{
+    const Value *v = &p->vals[r];
+    return v->stmt == s && v->materialize && (v->uses > 0 || r == p->stmts[s].value);
+}
+
 const char *empty_reduction_error(Reduction red)
 {
     switch (red) {

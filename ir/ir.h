@@ -165,7 +165,6 @@ typedef struct {
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
     bool tf32;                   /* --tf32: cuBLAS may use TF32 tensor cores for float32 */
     bool cuda;                   /* the CUDA target: loops are kernels, data moves to and from a GPU */
-    bool row_groups;             /* the target runs row groups (both do) */
 } Program;
 
 /* ir.c: the tables */
@@ -177,6 +176,13 @@ const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* 
 const char *dim_str(Program *p, Dim d);
 const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */
 int64_t shape_size_literal(const Shape *s);   /* product, or -1 when a symbol is in it */
+/* Does statement s store value r (compute it into its variable or buffer)?
+ * For values the passes made materialized that something reads or names. */
+bool ir_stores(const Program *p, int s, Ref r);
+static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is computed inside row group g */
+{
+    return v->stmt >= g->first && v->stmt <= g->last;
+}
 /* NumPy's error for reduction red of nothing; NULL when it has an identity */
 const char *empty_reduction_error(Reduction red);
 

@@ -8,13 +8,6 @@
  * row. Part of ir_schedule, which has found each value's last reader. */
 #include "ir.h"
 
-/* A value the loops store: computed by statement s, and read or named. */
-static bool stored_by(const Program *p, Ref r, int s)
-{
-    const Value *v = &p->vals[r];
-    return v->stmt == s && v->materialize && v->kind != IR_INPUT && (v->uses > 0 || r == p->stmts[s].value);
-}
-
 /* Does value r read the values stored by statements first.. only in its own
  * row? `aligned`: r's axis 0 is the row axis. Sets *reuses when it reads
  * one at all. */
@@ -62,7 +55,7 @@ static bool joins(const Program *p, int s, Scan *g)
         return false;
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = &p->vals[r];
-        if (!stored_by(p, r, s))
+        if (!ir_stores(p, s, r))
             continue;
         bool row_wise = v->kind == IR_UFUNC || v->kind == IR_CAST || (v->kind == IR_REDUCE && !(v->axes & 1));
         if (p->cuda && !block_row_wise(p, v))
@@ -83,7 +76,7 @@ static void mark_row_local(Program *p, const RowGroup *g, const bool *is_output)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
-        if (v->stmt < g->first || v->stmt > g->last || !stored_by(p, r, v->stmt) || is_output[r] ||
+        if (!group_holds(g, v) || !ir_stores(p, v->stmt, r) || is_output[r] ||
             v->last_stmt > g->last || v->shape.ndim < 2)
             continue;
         for (int k = 1; k < v->shape.ndim; k++)
@@ -106,7 +99,7 @@ static void add_group(Program *p, int first, int last, Dim rows, const bool *is_
 
 void schedule_rows(Program *p, const bool *is_output)
 {
-    if (!p->opt || !p->row_groups)
+    if (!p->opt)
         return;
     for (int first = 0; first < p->nstmts;) {
         const Value *sv = &p->vals[p->stmts[first].value];
