@@ -68,11 +68,30 @@ static void close_value_nest(Emitter *e)
         e->t->close_nest(e);
 }
 
+/* Whether v may reach the size where its stores stream past the cache
+ * (NPX_STREAM_BYTES): a symbolic size may. */
+static bool may_stream(const Value *v)
+{
+    double bytes = dtype_size(v->dtype);
+    for (int k = 0; k < v->shape.ndim; k++) {
+        if (DIM_IS_SYM(v->shape.d[k]))
+            return true;
+        bytes *= (double)v->shape.d[k];
+    }
+    return bytes >= (double)NPX_STREAM_BYTES;
+}
+
 static void emit_elementwise(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
     if (v->shape.ndim == 0 && e->t->scalar_locals) {
         emit_line(e, "%s %s = %s;", dtype_ctype(v->dtype), v->cname, cx_define(e, r, NULL));
+        return;
+    }
+    if (v->shape.ndim > 0 && !e->in_rows && cx_define_is_flat(e, r) && e->t->open_strips && may_stream(v)) {
+        e->t->open_strips(e, v);
+        emit_line(e, "strip[i - i0] = %s;", cx_define(e, r, NULL));
+        e->t->close_strips(e, v);
         return;
     }
     if (v->shape.ndim > 0 && !e->in_rows && cx_define_is_flat(e, r)) {

@@ -22,6 +22,10 @@ struct Target {
     /* The same over all elements of dims[0..n), with one flat index, i. */
     void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
     void (*close_nest)(Emitter *e);
+    /* The flat loop that computes v, when v may be large: a strip of it at a
+     * time, into strip[i - i0], stored after each strip. NULL: open_flat. */
+    void (*open_strips)(Emitter *e, const Value *v);
+    void (*close_strips)(Emitter *e, const Value *v);
     /* A row group's loop over its rows, i0, with the row buffers of its
      * row-local values (C); row_value_done comes after the code of each value
      * for row i0 (C: copies a row-local row to its whole buffer under

@@ -153,6 +153,32 @@ static void c_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
     e->nest_depth = 1;
 }
 
+/* Each thread computes a strip into its own buffer, then stores it
+ * (npx_store streams it past the cache when v is large) and, its share done,
+ * fences its streamed stores before the loop's barrier. */
+static void c_open_strips(Emitter *e, const Value *v)
+{
+    const char *n = cx_dims(e, v->shape.d, v->shape.ndim);
+    emit_line(e, "NPX_PARALLEL");
+    emit_block(e);
+    emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip at a time */", dtype_ctype(v->dtype), v->cname);
+    emit_line(e, "NPX_FOR_NOWAIT");
+    emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0 += NPX_STRIP)", n);
+    emit_line(e, "const int64_t i1 = %s - i0 < NPX_STRIP ? %s : i0 + NPX_STRIP;", n, n);
+    emit_line(e, "for (int64_t i = i0; i < i1; i++)");
+    e->indent++;
+}
+
+static void c_close_strips(Emitter *e, const Value *v)
+{
+    const char *ct = dtype_ctype(v->dtype), *n = cx_dims(e, v->shape.d, v->shape.ndim);
+    e->indent--;
+    emit_line(e, "npx_store(%s + i0, strip, sizeof(%s) * (i1 - i0), sizeof(%s) * %s);", v->cname, ct, ct, n);
+    emit_close(e, NULL);
+    emit_line(e, "npx_store_fence();");
+    emit_close(e, NULL);
+}
+
 static void c_close_nest(Emitter *e)
 {
     for (int k = 0; k < e->nest_depth; k++)
@@ -417,6 +443,8 @@ const Target target_c = {
     .declare = c_declare,
     .open_nest = c_open_nest,
     .open_flat = c_open_flat,
+    .open_strips = c_open_strips,
+    .close_strips = c_close_strips,
     .close_nest = c_close_nest,
     .open_rows = c_open_rows,
     .row_value_done = c_row_value_done,

@@ -10,8 +10,9 @@ bool dtype_is_float(npx_dtype t) { return t == NPX_F32 || t == NPX_F64; }
 /* The five dtypes' spellings, from the runtime's table. */
 static const struct {
     const char *name, *enum_name, *ctype;
+    int size;
 } dtype_info[] = {
-#define X(e, name, ctype, descr) { name, #e, #ctype },
+#define X(e, name, ctype, descr) { name, #e, #ctype, (int)sizeof(ctype) },
     NPX_DTYPES(X)
 #undef X
 };
@@ -19,6 +20,7 @@ static const struct {
 const char *dtype_name(npx_dtype t) { return dtype_info[t].name; }
 const char *dtype_enum(npx_dtype t) { return dtype_info[t].enum_name; }
 const char *dtype_ctype(npx_dtype t) { return dtype_info[t].ctype; }
+int dtype_size(npx_dtype t) { return dtype_info[t].size; }
 
 static int kind(npx_dtype t) { return t == NPX_BOOL ? 0 : dtype_is_int(t) ? 1 : 2; }
 

@@ -190,6 +190,7 @@ const char *empty_reduction_error(Reduction red);
 npx_dtype dtype_promote(npx_dtype a, npx_dtype b);
 const char *dtype_name(npx_dtype t);     /* "f32" */
 const char *dtype_ctype(npx_dtype t);    /* "float" */
+int dtype_size(npx_dtype t);             /* 4 */
 const char *dtype_enum(npx_dtype t);     /* "F32", as in NPX_F32 */
 npx_dtype dtype_default(npx_dtype t);    /* a weak scalar's own dtype: bool, i64 or f64 */
 bool dtype_is_int(npx_dtype t);

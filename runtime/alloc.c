@@ -1,10 +1,14 @@
 /* alloc.c: memory for the computation (npx_alloc never returns NULL: it exits
  * 3 instead), size arithmetic checked for overflow, and the error messages of
  * a generated program, "PROG: error: ...". */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "npx_rt.h"
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -57,9 +61,14 @@ static void *npx_alloc_check(void *p, size_t nbytes)
     return p;
 }
 
+/* Aligned to a cache line, so that a strip of a loop's stores (store.c)
+ * starts on one. */
 void *npx_alloc(size_t nbytes)
 {
-    return npx_alloc_check(malloc(nbytes ? nbytes : 1), nbytes);
+    if (nbytes > SIZE_MAX - 63)
+        npx_alloc_fail(nbytes);
+    size_t lines = nbytes ? (nbytes + 63) & ~(size_t)63 : 64; /* C11: a multiple of the alignment */
+    return npx_alloc_check(aligned_alloc(64, lines), nbytes);
 }
 
 void *npx_alloc_zero(size_t nbytes)
@@ -70,6 +79,19 @@ void *npx_alloc_zero(size_t nbytes)
 void npx_free(void *p)
 {
     free(p);
+}
+
+/* glibc gives every block over 32 MB back to the kernel at free, and the
+ * next allocation of it gets fresh pages that the kernel zeroes on first
+ * touch: for a 40 MB output, about as long as the loop that fills it. Kept
+ * in the process instead, a freed array is reused as it is by the next run
+ * (--bench) or the next statement, as the CUDA target's memory pool does. */
+void npx_alloc_keep(void)
+{
+#if defined(__GLIBC__) && defined(M_MMAP_THRESHOLD) && defined(M_TRIM_THRESHOLD)
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
+#endif
 }
 
 size_t npx_bytes(int64_t count, size_t size, const char *what)

@@ -168,6 +168,7 @@ int npx_main(int argc, char **argv, const npx_program *prog)
     npx_state st;
     memset(&st, 0, sizeof st);
     st.prog = prog;
+    npx_alloc_keep();
     npx_prog_name = npx_main_basename(argc > 0 ? argv[0] : NULL);
     int rc = npx_args_parse(argc, argv, prog, &o);
     if (rc == 0 && o.help) {

@@ -99,10 +99,23 @@ struct npx_state {
 int npx_main(int argc, char **argv, const npx_program *prog);
 
 /* Allocation for run(): never returns NULL (reports and exits 3 instead).
- * npx_alloc_zero gives zeroed memory. nbytes may be 0. */
+ * npx_alloc's memory is aligned to a cache line; npx_alloc_zero gives zeroed
+ * memory. nbytes may be 0. npx_alloc_keep, once at the start, keeps freed
+ * memory in the process for the next allocation (see alloc.c). */
 void *npx_alloc(size_t nbytes);
 void *npx_alloc_zero(size_t nbytes);
 void npx_free(void *p);
+void npx_alloc_keep(void);
+
+/* store.c: a loop writes an array a strip of NPX_STRIP elements at a time
+ * when the array may be large: computed into a small buffer, then copied out
+ * by npx_store, with streaming (non-temporal) stores when the whole array,
+ * array_bytes, is at least NPX_STREAM_BYTES. Each thread that stored calls
+ * npx_store_fence before anyone reads the array. */
+#define NPX_STRIP 64
+#define NPX_STREAM_BYTES ((size_t)4 << 20)
+void npx_store(void *dst, const void *strip, size_t bytes, size_t array_bytes);
+void npx_store_fence(void);
 
 /* A BLAS leading dimension: the row length, but at least 1 (BLAS refuses 0
  * even when the matrix is empty). */

@@ -25,6 +25,20 @@ program() {
     ! grep -q temporary <<<"$NPX_OUTPUT"
 }
 
+@test "a result that may be large is computed a strip at a time and stored past the cache; a small one is not" {
+    npx_exec "npxc" "$NPXC" "$NPX_ROOT/bench/arith.npx" -o "$BATS_TEST_TMPDIR/a.c"
+    grep -qF 'strip[i - i0] = (a[i] * 2.0f + b[i]) * c[i] - a[i] / (b[i] + 1.0f);' "$BATS_TEST_TMPDIR/a.c"
+    grep -qF 'npx_store(y + i0, strip, sizeof(float) * (i1 - i0), sizeof(float) * N);' "$BATS_TEST_TMPDIR/a.c"
+    grep -qF 'npx_store_fence();' "$BATS_TEST_TMPDIR/a.c"
+    program $'input x: f64[1000, 600]\ninput y: f32[100]\noutput a, b\na = x * 2.0\nb = y + 1.0'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_store(a + i0, strip, sizeof(double) * (i1 - i0), sizeof(double) * 600000);' \
+        "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'b[i] = y[i] + 1.0f;' "$BATS_TEST_TMPDIR/p.c"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$NPX_ROOT/bench/arith.npx" -o "$BATS_TEST_TMPDIR/a.cu"
+    ! grep -q 'strip\[' "$BATS_TEST_TMPDIR/a.cu"
+}
+
 @test "-O0 gives every operation its own loop" {
     explain "$NPX_ROOT/bench/arith.npx" -O0
     [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 6 ]

@@ -187,3 +187,7 @@ load test_helper
 @test "argmax and argmin over many ties and NaNs take the first, as NumPy does" {
     check_program "$BATS_TEST_DIRNAME/programs/arg_ties.npx"
 }
+
+@test "results of 4 MiB and more, stored a strip at a time with streaming stores, match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/streamed_stores.npx"
+}

@@ -483,7 +483,7 @@ np.save('n.npy', np.array([2, -1, 0]))"
     run -0 "$PYTHON" "$RT/npy_check.py" "$BATS_FILE_TMPDIR/npy_tool" .
 }
 
-@test "scalar parsing, size checks and the generator pass their unit checks" {
+@test "scalar parsing, size checks, the generator and strip stores pass their unit checks" {
     run -0 "$BATS_FILE_TMPDIR/unit"
 }
 

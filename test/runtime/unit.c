@@ -1,6 +1,7 @@
 /* unit.c: unit checks of runtime functions that npx_main reaches only through
  * one input: NAME=NUMBER parsing for every dtype, size overflow, the random
- * generator's known values, shapes as text. Prints each failure; exit 1 if
+ * generator's known values, shapes as text, strips stored with and without
+ * streaming stores. Prints each failure; exit 1 if
  * one fails. Linked with the runtime's .c files. */
 #include <math.h>
 #include <stdio.h>
@@ -107,11 +108,38 @@ static void test_random(void)
         CHECK(f[i] >= 0 && f[i] < 1);
 }
 
+/* npx_store copies a strip exactly, at every alignment of its destination,
+ * whether the array it belongs to is small (copied) or large (streamed), and
+ * writes nothing outside it. */
+static void test_store(void)
+{
+    unsigned char src[300], dst[400];
+    for (int i = 0; i < (int)sizeof src; i++)
+        src[i] = (unsigned char)(i * 7 + 1);
+    const size_t arrays[] = { 64, NPX_STREAM_BYTES - 1, NPX_STREAM_BYTES, (size_t)1 << 30 };
+    for (int a = 0; a < 4; a++)
+        for (int off = 0; off < 40; off++)
+            for (int len = 0; len <= (int)sizeof src; len += len < 70 ? 1 : 23) {
+                memset(dst, 0xaa, sizeof dst);
+                npx_store(dst + off, src, (size_t)len, arrays[a]);
+                npx_store_fence();
+                int bad = memcmp(dst + off, src, (size_t)len) != 0;
+                for (int i = 0; i < (int)sizeof dst; i++)
+                    bad |= (i < off || i >= off + len) && dst[i] != 0xaa;
+                if (bad) {
+                    printf("npx_store of %d bytes at offset %d (array of %zu bytes) is wrong\n", len, off,
+                           arrays[a]);
+                    failures++;
+                }
+            }
+}
+
 int main(void)
 {
     test_scalars();
     test_sizes();
     test_random();
+    test_store();
     printf("%d failures\n", failures);
     return failures ? 1 : 0;
 }
