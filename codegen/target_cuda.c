@@ -73,6 +73,8 @@ static void cuda_begin_run(Emitter *e)
     emit_line(e, "npx_dev_status *dev_status = npx_dev_status_new();");
     if (p->tf32)
         emit_line(e, "NPX_CUBLAS_CHECK(cublasSetMathMode(npx_dev_blas(), CUBLAS_TF32_TENSOR_OP_MATH)); /* --tf32 */");
+    if (!ir_host_reads_device(p))
+        emit_line(e, "const bool graph = npx_dev_capture(st); /* --bench: the computation, captured as a CUDA graph */");
 }
 
 static void cuda_input(Emitter *e, const Value *v) {}
@@ -90,6 +92,15 @@ static void cuda_declare(Emitter *e, const Value *v, bool zeroed)
 }
 
 /* ---- kernels ---- */
+
+/* A launch on the program's stream, with blocks for threads threads' worth
+ * of work. */
+static void emit_launch(Emitter *e, const char *name, const char *threads, const char *shared_bytes,
+                        const char *args)
+{
+    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, %s, npx_dev_stream()%s%s);", name, threads,
+              shared_bytes, *args ? ", " : "", args);
+}
 
 static void begin_kernel(Emitter *e, const char *what, const Dim *dims, int n, bool flat)
 {
@@ -185,7 +196,7 @@ static void cuda_close_nest(Emitter *e)
     }
     free(s->body_text);
     s->body_text = NULL;
-    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, 0, 0%s%s);", name, size, *args ? ", " : "", args);
+    emit_launch(e, name, size, "0", args);
 }
 
 /* ---- row groups: one kernel, a block per row, a barrier after each value
@@ -286,8 +297,8 @@ static void cuda_close_rows(Emitter *e, const RowGroup *g)
     free(s->body_text);
     s->body_text = NULL;
     s->group = NULL;
-    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s * NPX_THREADS), NPX_THREADS, %s, 0, %s);", name, s->size,
-              shared ? "rows_shared ? rows_bytes : 0" : "0", args);
+    emit_launch(e, name, arena_printf(e->p->arena, "%s * NPX_THREADS", s->size),
+                shared ? "rows_shared ? rows_bytes : 0" : "0", args);
     emit_close(e, NULL);
 }
 
@@ -419,7 +430,7 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     e->indent = host_indent;
     fprintf(k, "        if (threadIdx.x == 0)\n            %s = %s;\n        __syncthreads();\n    }\n}\n", store, result);
     free(dec_text);
-    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s * NPX_THREADS), NPX_THREADS, 0, 0, %s);", name, outputs, args);
+    emit_launch(e, name, arena_printf(e->p->arena, "%s * NPX_THREADS", outputs), "0", args);
 }
 
 /* ---- matrix products: cuBLAS on row-major data by operand order ---- */
@@ -473,7 +484,7 @@ static void bincount_shared(Emitter *e, Ref r, const Value *x)
     fprintf(k, "    __syncthreads();\n");
     fprintf(k, "    for (int64_t bin = threadIdx.x; bin < %s; bin += blockDim.x)\n        if (bins[bin])\n", len);
     fprintf(k, "            atomicAdd((%s *)&%s[bin], bins[bin]);\n}\n", t, v->cname);
-    emit_line(e, "NPX_LAUNCH(%s, npx_dev_blocks(%s), NPX_THREADS, 0, 0, %s);", name, n, args);
+    emit_launch(e, name, n, "0", args);
 }
 
 /* bincount: one kernel checks for negative values and finds the largest;
@@ -519,6 +530,8 @@ static void cuda_free(Emitter *e, const Value *v) { emit_line(e, "npx_dev_free(%
 
 static void cuda_end_compute(Emitter *e)
 {
+    if (!ir_host_reads_device(e->p))
+        emit_line(e, "npx_dev_replay(st, graph); /* --bench: the graph, launched st->replays times */");
     emit_line(e, "npx_dev_check(st, dev_status);");
     emit_line(e, "npx_dev_mark(&ev[2]);");
 }

@@ -34,6 +34,12 @@ static void explain_end(FILE *out, Program *p)
     for (int j = 0; j < p->noutputs; j++)
         fprintf(out, "%s %s", j ? "," : "", p->outputs[j]);
     fprintf(out, "\n    (--trace also copies each named value back after its statement)\n");
+    if (ir_host_reads_device(p))
+        fprintf(out, "%s: --bench: every timed run launches the kernels again (a sync inside the computation "
+                     "keeps it from being a CUDA graph)\n", p->source);
+    else
+        fprintf(out, "%s: --bench: the computation is captured once as a CUDA graph, then each timed run is "
+                     "one launch of it\n", p->source);
 }
 
 void ir_explain(FILE *out, Program *p)

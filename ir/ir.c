@@ -113,6 +113,14 @@ bool ir_stores(const Program *p, int s, Ref r)
     return v->stmt == s && v->materialize && (v->uses > 0 || r == p->stmts[s].value);
 }
 
+bool ir_host_reads_device(const Program *p)
+{
+    for (Ref r = 1; r < p->nvals; r++)
+        if (p->vals[r].kind == IR_BINCOUNT && p->vals[r].materialize)
+            return true;
+    return false;
+}
+
 const char *empty_reduction_error(Reduction red)
 {
     switch (red) {

@@ -179,6 +179,9 @@ int64_t shape_size_literal(const Shape *s);   /* product, or -1 when a symbol is
 /* Does statement s store value r (compute it into its variable or buffer)?
  * For values the passes made materialized that something reads or names. */
 bool ir_stores(const Program *p, int s, Ref r);
+/* Whether the host must read device data during the computation (on CUDA:
+ * bincount's length), which keeps it from being a CUDA graph. */
+bool ir_host_reads_device(const Program *p);
 static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is computed inside row group g */
 {
     return v->stmt >= g->first && v->stmt <= g->last;

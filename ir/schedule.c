@@ -16,7 +16,7 @@ static const char *const reserved[] = {
     "unsigned", "void", "volatile", "while", "bool", "true", "false", "main", "st", "i", "j", "k",
     "p", "acc", "best", "elem", "shape", "a_ip", "accs", "parts", "ib", "q", "quads", "lo", "hi", "mine",
     "bin", "hists", "nan_seen", "lane", "half", "part", "o", "rest", "bins", "ev", "dev_status", "part_at",
-    "elem_at", "strip", "rows_bytes", "rows_shared", "shared_rows", "NULL", "exp",
+    "elem_at", "strip", "graph", "rows_bytes", "rows_shared", "shared_rows", "NULL", "exp",
     "log", "sqrt", "pow", "sin", "cos", "tan", "floor", "ceil", "fabs", "abs", "isnan", "isinf",
     "isfinite", "hypot", "atan2", "trunc", "rint", "round", "fmax", "fmin", "fmod", "signbit", NULL,
 };

@@ -92,6 +92,12 @@ struct npx_state {
      * its copies to and from the device, in seconds. --bench uses them. */
     bool device_timed;
     double device_s, h2d_s, d2h_s;
+    /* --bench N's timed run, for a run that can replay its computation (CUDA:
+     * a graph): replays is N, replay_s has room for N times; the run sets
+     * replayed when it did replay. */
+    int64_t replays;
+    double *replay_s;
+    bool replayed;
 };
 
 /* The whole program: parse argv, load inputs, run, write outputs. Returns the

@@ -110,12 +110,14 @@ nvcc_path() {
     local m
     for m in "reduce sum 0" "reduce cumsum 0" "reduce rcumsum 0" "atomics histogram" "atomics minmax" \
         "warp reduce" "warp lanes" "elementwise gridstride" "elementwise transpose" "elementwise dynamic" \
-        "elementwise barriers" "gemm all" "api events"; do
+        "elementwise barriers" "gemm all" "api events" "api graph"; do
         # shellcheck disable=SC2086  # m is a command line
         npx_exec "all $m (on the GPU)" ./all $m
     done
     run -4 ./all api oom
     [[ ${lines[-1]} == *"CUDA call failed: cudaMalloc(&big, (size_t)1 << 60) at "*": out of memory" ]]
+    run -4 ./all api graph-sync
+    [[ ${lines[-1]} == *": operation not permitted when stream is capturing" ]]
 }
 
 @test "a bare __shared__ array does not compile in the emulation" {
@@ -268,4 +270,23 @@ EOF
     cuda_error api bad-copy \
         "^api: error: CUDA call failed: cudaMemcpy\(host, d_y, sizeof host, cudaMemcpyHostToDevice\) at .*: invalid argument$"
     [[ ${lines[0]} == *"cudaMemcpy: destination "*" is not inside one cudaMalloc allocation" ]]
+}
+
+# ---- stream capture and graphs ---------------------------------------------------------
+
+@test "a captured stream runs only when its graph is launched, again at every launch, memory and cuBLAS included" {
+    emu api
+    run -0 "$P" graph
+    [[ $output == *"graph: ok"* ]]
+}
+
+@test "a copy that waits for the device during a capture fails and names itself" {
+    cuda_error api graph-sync \
+        "^api: error: CUDA call failed: cudaMemcpy\(host, d_y, sizeof host, cudaMemcpyDeviceToHost\) at .*: operation not permitted when stream is capturing$"
+    [[ ${lines[0]} == "api: CUDA emulation: cudaMemcpy waits for the device while a stream is being captured" ]]
+}
+
+@test "a launch on the legacy stream during a capture fails" {
+    cuda_error api graph-legacy \
+        "^api: error: CUDA call failed: fill<<<1, 64, 0, 0>>> at .*: operation would make the legacy stream depend on a capturing blocking stream$"
 }

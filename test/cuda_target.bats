@@ -50,6 +50,35 @@ NPX
     [[ ${lines[1]} =~ ^npx-bench-copy:\ h2d_s=[0-9.e-]+\ d2h_s=[0-9.e-]+$ ]]
 }
 
+# bench_replays FILE.npx ARGS...: the emulated program's outputs with --bench 2
+# (the computation captured once and launched as a graph) are the plain run's.
+bench_replays() {
+    local src=$1 d=$BATS_TEST_TMPDIR
+    shift
+    cuda_build "$src"
+    npx_exec "the plain run" "$CU_PROG" "$@" -o "$d/plain"
+    npx_exec "--bench 2" "$CU_PROG" "$@" --bench 2 -o "$d/bench"
+    npx_same_files "$d/plain" "$d/bench"
+    npx_exec "npxcmp" "$NPXCMP" "$d/plain" "$d/bench" --rtol 0 --atol 0
+}
+
+@test "--bench replays the computation as one CUDA graph, and its outputs are the plain run's" {
+    npx_exec "npxc --explain" "$NPXC" -t cuda --explain "$NPX_ROOT/samples/autoencoder.npx"
+    [[ ${NPX_OUTPUT##*$'\n'} == "autoencoder.npx: --bench: the computation is captured once as a CUDA graph, then each timed run is one launch of it" ]]
+    bench_replays "$NPX_ROOT/samples/autoencoder.npx" --random 6 --dim B=32 --dim V=64 --dim H=32
+    grep -qF 'const bool graph = npx_dev_capture(st);' "$BATS_TEST_TMPDIR/prog.cu"
+    bench_replays "$NPX_ROOT/bench/softmax.npx" --random 3 --dim B=64 --dim C=256
+    bench_replays "$NPX_ROOT/bench/sum_axis0.npx" --random 4 --dim R=100 --dim C=300
+    bench_replays "$BATS_TEST_DIRNAME/programs/fused_chain.npx" --random 54 --dim B=13 --dim V=7
+}
+
+@test "a computation that syncs (bincount's length) is run again for each --bench run, not captured" {
+    npx_exec "npxc --explain" "$NPXC" -t cuda --explain "$NPX_ROOT/bench/bincount_i64.npx"
+    [[ $NPX_OUTPUT == *"bincount_i64.npx: --bench: every timed run launches the kernels again"* ]]
+    bench_replays "$NPX_ROOT/bench/bincount_i64.npx" --random 5 --dim N=10000
+    ! grep -q 'npx_dev_capture(st)' "$BATS_TEST_TMPDIR/prog.cu"
+}
+
 @test "--tf32 lets cuBLAS round float32 products to TF32; by default they are exact" {
     "$NPXC" -t cuda "$NPX_ROOT/samples/autoencoder.npx" -o "$BATS_TEST_TMPDIR/exact.cu"
     ! grep -q 'CUBLAS_TF32_TENSOR_OP_MATH' "$BATS_TEST_TMPDIR/exact.cu"

@@ -71,7 +71,11 @@
  *   cudaGetDeviceCount cudaSetDevice cudaGetDevice cudaGetDeviceProperties
  *   (a subset of cudaDeviceProp's fields) cudaDeviceGetAttribute
  *   (multiprocessor count, max threads per block, warp size, shared memory
- *   per block, compute capability), with the real error codes and texts.
+ *   per block, compute capability), cudaStreamBeginCapture
+ *   cudaStreamEndCapture cudaGraphInstantiate (and its flag
+ *   cudaGraphInstantiateFlagAutoFreeOnLaunch) cudaGraphLaunch
+ *   cudaGraphExecDestroy cudaGraphDestroy, with the real error codes and
+ *   texts.
  * cuBLAS: cublasCreate cublasDestroy cublasSetStream cublasSetMathMode
  *   (CUBLAS_DEFAULT_MATH, CUBLAS_TF32_TENSOR_OP_MATH, ...) cublasSgemm
  *   cublasDgemm (column-major, CUBLAS_OP_N/T/C, alpha/beta, leading
@@ -90,6 +94,15 @@
  *   cudaErrorMemoryAllocation ("out of memory").
  * Everything is synchronous; streams are handles, events read
  *   CLOCK_MONOTONIC at cudaEventRecord.
+ * Stream capture (one stream at a time): work on the capturing stream
+ *   (launches, async copies and memsets, stream-ordered allocation, cuBLAS
+ *   calls on a handle set to that stream, event records) is checked and
+ *   recorded, not run; cudaGraphLaunch runs it in order. What a capture
+ *   allocates is allocated at once, at the address every launch uses. As in
+ *   cudaStreamCaptureModeGlobal, a call that waits for the device (cudaMalloc,
+ *   cudaFree, cudaMemcpy, cudaMemset, any synchronize) or uses the legacy
+ *   stream during a capture fails with the real error, names itself on
+ *   stderr, and invalidates the capture.
  * The device looks like an H200 (sm_90, 132 multiprocessors), so a grid
  *   sized from cudaDevAttrMultiProcessorCount is the GPU's grid and a
  *   deterministic reduction adds in the GPU's order.
@@ -161,7 +174,9 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <functional>
 #include <map>
+#include <memory>
 #include <set>
 #include <tuple>
 #include <type_traits>
@@ -215,10 +230,16 @@ static constexpr int warpSize = 32;
     X(cudaErrorNoDevice, 100, "no CUDA-capable device is detected")            \
     X(cudaErrorInvalidDevice, 101, "invalid device ordinal")                   \
     X(cudaErrorInvalidResourceHandle, 400, "invalid resource handle")          \
+    X(cudaErrorIllegalState, 401, "the operation cannot be performed in the present state") \
     X(cudaErrorNotReady, 600, "device not ready")                              \
     X(cudaErrorIllegalAddress, 700, "an illegal memory access was encountered") \
     X(cudaErrorLaunchOutOfResources, 701, "too many resources requested for launch") \
     X(cudaErrorLaunchFailure, 719, "unspecified launch failure")               \
+    X(cudaErrorStreamCaptureUnsupported, 900, "operation not permitted when stream is capturing") \
+    X(cudaErrorStreamCaptureInvalidated, 901, "operation failed due to a previous error during capture") \
+    X(cudaErrorStreamCaptureUnmatched, 903, "capture was not initiated in this stream") \
+    X(cudaErrorStreamCaptureImplicit, 906,                                     \
+      "operation would make the legacy stream depend on a capturing blocking stream") \
     X(cudaErrorUnknown, 999, "unknown error")
 
 enum cudaError {
@@ -278,6 +299,25 @@ struct CUmemPoolHandle_st {
     uint64_t release_threshold;
 };
 typedef struct CUmemPoolHandle_st *cudaMemPool_t;
+enum cudaStreamCaptureMode {
+    cudaStreamCaptureModeGlobal = 0,
+    cudaStreamCaptureModeThreadLocal = 1,
+    cudaStreamCaptureModeRelaxed = 2
+};
+enum cudaGraphInstantiateFlags { cudaGraphInstantiateFlagAutoFreeOnLaunch = 1 };
+/* A captured graph: its work in stream order, and its memory (kept while
+ * the graph or an instance of it exists). */
+struct npx_emu_graph_memory;
+struct CUgraph_st {
+    std::vector<std::function<void()>> work;
+    std::shared_ptr<npx_emu_graph_memory> memory;
+};
+struct CUgraphExec_st {
+    CUgraph_st graph;
+    bool auto_free, launched;
+};
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
 enum cudaMemPoolAttr { cudaMemPoolAttrReleaseThreshold = 4 };
 #define cudaEventDefault 0x00
 #define cudaEventBlockingSync 0x01
@@ -347,6 +387,18 @@ struct npx_emu_state {
     uint64_t rng;
     size_t stack_size;
     int sms;
+
+    /* Stream capture (one stream at a time): the stream, the graph being
+     * recorded, what was allocated in it and not yet freed, and whether a
+     * call broke the capture's rules. */
+    cudaStream_t capturing;
+    CUgraph_st *capture;
+    std::map<void *, size_t> capture_allocs;
+    bool capture_broken;
+    /* Memory that graphs allocate and leave allocated, by address: a free
+     * outside the graph ends the allocation, the graph's next launch makes
+     * it again, at the same address. */
+    std::map<void *, size_t> graph_kept;
 
     /* The launch being run. */
     bool in_kernel;
@@ -531,7 +583,9 @@ NPX_EMU_FN bool npx_emu_touches_device(const void *p)
     return npx_emu_is_device(p, 0);
 }
 
-NPX_EMU_FN cudaError_t cudaMalloc(void **p, size_t size)
+NPX_EMU_FN cudaError_t npx_emu_capture_rules(const char *fn, cudaStream_t stream, bool waits);
+
+NPX_EMU_FN cudaError_t npx_emu_malloc(void **p, size_t size)
 {
     npx_emu_state &s = npx_emu();
     if (!p)
@@ -550,13 +604,19 @@ NPX_EMU_FN cudaError_t cudaMalloc(void **p, size_t size)
     *p = m;
     return cudaSuccess;
 }
+
+NPX_EMU_FN cudaError_t cudaMalloc(void **p, size_t size)
+{
+    cudaError_t e = npx_emu_capture_rules("cudaMalloc", 0, true);
+    return e != cudaSuccess ? e : npx_emu_malloc(p, size);
+}
 /* As cuda_runtime.h has it: cudaMalloc(&float_pointer, bytes). */
 template <class T> static inline cudaError_t cudaMalloc(T **p, size_t size)
 {
     return cudaMalloc(reinterpret_cast<void **>(p), size);
 }
 
-NPX_EMU_FN cudaError_t cudaFree(void *p)
+NPX_EMU_FN cudaError_t npx_emu_free(void *p)
 {
     npx_emu_state &s = npx_emu();
     if (!p)
@@ -568,8 +628,52 @@ NPX_EMU_FN cudaError_t cudaFree(void *p)
     }
     s.allocated -= it->second;
     s.allocs.erase(it);
-    free(p);
+    if (!s.graph_kept.count(p))    /* else the graph keeps the address */
+        free(p);
     return cudaSuccess;
+}
+
+NPX_EMU_FN cudaError_t cudaFree(void *p)
+{
+    cudaError_t e = npx_emu_capture_rules("cudaFree", 0, true);
+    return e != cudaSuccess ? e : npx_emu_free(p);
+}
+
+/* What a graph allocated: blocks it also frees (allocated for as long as
+ * the graph exists), and blocks it leaves allocated (made again at each
+ * launch if freed since). When the last graph or instance holding them goes,
+ * the first are freed, the second belong to the program if still allocated. */
+struct npx_emu_graph_memory {
+    std::vector<void *> freed;
+    std::map<void *, size_t> kept;
+    int instances;                 /* a graph with memory has one at a time */
+    ~npx_emu_graph_memory()
+    {
+        npx_emu_state &s = *npx_emu_g;
+        for (void *p : freed)
+            npx_emu_free(p);
+        for (auto &k : kept) {
+            s.graph_kept.erase(k.first);
+            if (!s.allocs.count((uintptr_t)k.first))
+                free(k.first);
+        }
+    }
+};
+
+/* At a launch: each block the graph leaves allocated is allocated again if
+ * it was freed; false when one still is and the launch may not free it. */
+NPX_EMU_FN bool npx_emu_graph_realloc(npx_emu_graph_memory &m, bool launched, bool auto_free)
+{
+    npx_emu_state &s = npx_emu();
+    for (auto &k : m.kept)
+        if (s.allocs.count((uintptr_t)k.first) && launched && !auto_free)
+            return false;
+    for (auto &k : m.kept)
+        if (!s.allocs.count((uintptr_t)k.first)) {
+            s.allocs[(uintptr_t)k.first] = k.second;
+            s.allocated += k.second;
+        }
+    return true;
 }
 
 NPX_EMU_FN cudaError_t cudaMemGetInfo(size_t *free_bytes, size_t *total)
@@ -588,13 +692,54 @@ NPX_EMU_FN bool npx_emu_stream_ok(cudaStream_t st)
     return !st || npx_emu().handles.count(st);
 }
 
-/* Stream-ordered allocation: with everything in order, cudaMalloc and
- * cudaFree on a stream that exists. */
-NPX_EMU_FN cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t stream)
+/* ---- Stream capture -------------------------------------------------------------
+ * Work on the stream being captured is recorded, not run. The rules of
+ * cudaStreamCaptureModeGlobal hold for every call: nothing may wait for the
+ * device, and nothing may go to the legacy stream (it would wait for the
+ * capturing stream). A call that breaks them fails, names itself, and
+ * invalidates the capture (cudaStreamEndCapture then fails too). */
+NPX_EMU_FN bool npx_emu_recording(cudaStream_t stream)
+{
+    npx_emu_state &s = npx_emu();
+    return s.capture && stream && stream == s.capturing;
+}
+
+NPX_EMU_FN cudaError_t npx_emu_capture_rules(const char *fn, cudaStream_t stream, bool waits)
+{
+    npx_emu_state &s = npx_emu();
+    if (!s.capture || (!waits && stream))
+        return cudaSuccess;
+    s.capture_broken = true;
+    npx_emu_note("%s %s while a stream is being captured", fn,
+                 waits ? "waits for the device" : "uses the legacy stream");
+    return npx_emu_ret(waits ? cudaErrorStreamCaptureUnsupported : cudaErrorStreamCaptureImplicit);
+}
+
+/* Checks a call's stream: it exists, and the capture's rules allow it. */
+NPX_EMU_FN cudaError_t npx_emu_stream_use(const char *fn, cudaStream_t stream)
 {
     if (!npx_emu_stream_ok(stream))
         return npx_emu_ret(cudaErrorInvalidResourceHandle);
-    return cudaMalloc(p, size);
+    return npx_emu_capture_rules(fn, stream, false);
+}
+
+NPX_EMU_FN void npx_emu_record(std::function<void()> work)
+{
+    npx_emu().capture->work.push_back(std::move(work));
+}
+
+/* Stream-ordered allocation: with everything in order, cudaMalloc and
+ * cudaFree on a stream that exists. */
+/* In a capture, memory is allocated at once (a graph's allocations have
+ * fixed addresses) and, when the capture frees it too, kept with the graph. */
+NPX_EMU_FN cudaError_t cudaMallocAsync(void **p, size_t size, cudaStream_t stream)
+{
+    cudaError_t e = npx_emu_stream_use("cudaMallocAsync", stream);
+    if (e == cudaSuccess)
+        e = npx_emu_malloc(p, size);
+    if (e == cudaSuccess && *p && npx_emu_recording(stream))
+        npx_emu().capture_allocs[*p] = size;
+    return e;
 }
 template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t size, cudaStream_t stream)
 {
@@ -603,9 +748,15 @@ template <class T> static inline cudaError_t cudaMallocAsync(T **p, size_t size,
 
 NPX_EMU_FN cudaError_t cudaFreeAsync(void *p, cudaStream_t stream)
 {
-    if (!npx_emu_stream_ok(stream))
-        return npx_emu_ret(cudaErrorInvalidResourceHandle);
-    return cudaFree(p);
+    npx_emu_state &s = npx_emu();
+    cudaError_t e = npx_emu_stream_use("cudaFreeAsync", stream);
+    if (e != cudaSuccess || !npx_emu_recording(stream))
+        return e == cudaSuccess ? npx_emu_free(p) : e;
+    if (s.capture_allocs.erase(p))
+        s.capture->memory->freed.push_back(p);
+    else if (p)
+        npx_emu_record([p] { npx_emu_free(p); });
+    return cudaSuccess;
 }
 
 /* The device's default memory pool: one handle; of its attributes only the
@@ -673,32 +824,45 @@ NPX_EMU_FN cudaError_t npx_emu_copy(const char *fn, void *dst, const void *src, 
 
 NPX_EMU_FN cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, cudaMemcpyKind kind)
 {
-    return npx_emu_copy("cudaMemcpy", dst, src, n, kind);
+    cudaError_t e = npx_emu_capture_rules("cudaMemcpy", 0, true);
+    return e != cudaSuccess ? e : npx_emu_copy("cudaMemcpy", dst, src, n, kind);
 }
 
 NPX_EMU_FN cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cudaMemcpyKind kind,
                                        cudaStream_t stream = 0)
 {
-    if (!npx_emu_stream_ok(stream))
-        return npx_emu_ret(cudaErrorInvalidResourceHandle);
-    return npx_emu_copy("cudaMemcpyAsync", dst, src, n, kind);
+    cudaError_t e = npx_emu_stream_use("cudaMemcpyAsync", stream);
+    if (e != cudaSuccess || !npx_emu_recording(stream))
+        return e == cudaSuccess ? npx_emu_copy("cudaMemcpyAsync", dst, src, n, kind) : e;
+    npx_emu_record([=] { npx_emu_copy("cudaMemcpyAsync", dst, src, n, kind); });
+    return cudaSuccess;
 }
 
-NPX_EMU_FN cudaError_t cudaMemset(void *p, int value, size_t n)
+NPX_EMU_FN cudaError_t npx_emu_memset(const char *fn, void *p, int value, size_t n)
 {
     if (n == 0)
         return cudaSuccess;
-    if (!npx_emu_copy_side("cudaMemset", "destination", p, n, true))
+    if (!npx_emu_copy_side(fn, "destination", p, n, true))
         return npx_emu_ret(cudaErrorInvalidValue);
     memset(p, value, n);
     return cudaSuccess;
 }
 
+NPX_EMU_FN cudaError_t cudaMemset(void *p, int value, size_t n)
+{
+    cudaError_t e = npx_emu_capture_rules("cudaMemset", 0, true);
+    return e != cudaSuccess ? e : npx_emu_memset("cudaMemset", p, value, n);
+}
+
 NPX_EMU_FN cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t stream = 0)
 {
-    if (!npx_emu_stream_ok(stream))
-        return npx_emu_ret(cudaErrorInvalidResourceHandle);
-    return cudaMemset(p, value, n);
+    cudaError_t e = npx_emu_stream_use("cudaMemsetAsync", stream);
+    if (e != cudaSuccess || !npx_emu_recording(stream))
+        return e == cudaSuccess ? npx_emu_memset("cudaMemsetAsync", p, value, n) : e;
+    if (n && !npx_emu_copy_side("cudaMemsetAsync", "destination", p, n, true))
+        return npx_emu_ret(cudaErrorInvalidValue);
+    npx_emu_record([=] { npx_emu_memset("cudaMemsetAsync", p, value, n); });
+    return cudaSuccess;
 }
 
 /* ---- Device, errors, streams, events ------------------------------------------- */
@@ -742,8 +906,7 @@ NPX_EMU_FN cudaError_t cudaPeekAtLastError(void)
 
 NPX_EMU_FN cudaError_t cudaDeviceSynchronize(void)
 {
-    npx_emu();
-    return cudaSuccess;
+    return npx_emu_capture_rules("cudaDeviceSynchronize", 0, true);
 }
 
 NPX_EMU_FN cudaError_t cudaGetDeviceCount(int *n)
@@ -835,7 +998,9 @@ NPX_EMU_FN cudaError_t cudaStreamDestroy(cudaStream_t st)
 
 NPX_EMU_FN cudaError_t cudaStreamSynchronize(cudaStream_t st)
 {
-    return npx_emu_stream_ok(st) ? cudaSuccess : npx_emu_ret(cudaErrorInvalidResourceHandle);
+    if (!npx_emu_stream_ok(st))
+        return npx_emu_ret(cudaErrorInvalidResourceHandle);
+    return npx_emu_capture_rules("cudaStreamSynchronize", st, true);
 }
 
 NPX_EMU_FN cudaError_t cudaEventCreate(cudaEvent_t *e)
@@ -866,10 +1031,16 @@ NPX_EMU_FN bool npx_emu_event_ok(cudaEvent_t e)
 
 NPX_EMU_FN cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream = 0)
 {
-    if (!npx_emu_event_ok(e) || !npx_emu_stream_ok(stream))
+    if (!npx_emu_event_ok(e))
         return npx_emu_ret(cudaErrorInvalidResourceHandle);
+    cudaError_t err = npx_emu_stream_use("cudaEventRecord", stream);
+    if (err != cudaSuccess)
+        return err;
     e->recorded = true;
-    e->ms = npx_emu_now_ms();
+    if (npx_emu_recording(stream))
+        npx_emu_record([e] { e->ms = npx_emu_now_ms(); });
+    else
+        e->ms = npx_emu_now_ms();
     return cudaSuccess;
 }
 
@@ -880,7 +1051,8 @@ NPX_EMU_FN cudaError_t cudaEventQuery(cudaEvent_t e)
 
 NPX_EMU_FN cudaError_t cudaEventSynchronize(cudaEvent_t e)
 {
-    return cudaEventQuery(e);
+    cudaError_t err = cudaEventQuery(e);
+    return err != cudaSuccess ? err : npx_emu_capture_rules("cudaEventSynchronize", 0, true);
 }
 
 NPX_EMU_FN cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end)
@@ -899,6 +1071,108 @@ NPX_EMU_FN cudaError_t cudaEventDestroy(cudaEvent_t e)
     if (!e || !s.handles.erase(e))
         return npx_emu_ret(cudaErrorInvalidResourceHandle);
     delete e;
+    return cudaSuccess;
+}
+
+/* ---- Graphs ------------------------------------------------------------------------ */
+
+NPX_EMU_FN cudaError_t cudaStreamBeginCapture(cudaStream_t stream, cudaStreamCaptureMode mode)
+{
+    npx_emu_state &s = npx_emu();
+    if (!npx_emu_stream_ok(stream))
+        return npx_emu_ret(cudaErrorInvalidResourceHandle);
+    if (!stream || (int)mode < 0 || (int)mode > cudaStreamCaptureModeRelaxed)
+        return npx_emu_ret(cudaErrorInvalidValue);      /* the legacy stream cannot be captured */
+    if (s.capture)
+        return npx_emu_ret(cudaErrorIllegalState);      /* one capture at a time (emulated) */
+    s.capture = new CUgraph_st();
+    s.capture->memory = std::make_shared<npx_emu_graph_memory>();
+    s.capturing = stream;
+    s.capture_broken = false;
+    s.capture_allocs.clear();
+    return cudaSuccess;
+}
+
+NPX_EMU_FN cudaError_t cudaStreamEndCapture(cudaStream_t stream, cudaGraph_t *graph)
+{
+    npx_emu_state &s = npx_emu();
+    if (!graph)
+        return npx_emu_ret(cudaErrorInvalidValue);
+    *graph = nullptr;
+    if (!s.capture || stream != s.capturing)
+        return npx_emu_ret(s.capture ? cudaErrorStreamCaptureUnmatched : cudaErrorIllegalState);
+    CUgraph_st *g = s.capture;
+    g->memory->kept = s.capture_allocs;
+    s.graph_kept.insert(s.capture_allocs.begin(), s.capture_allocs.end());
+    s.capture = nullptr;
+    s.capturing = nullptr;
+    s.capture_allocs.clear();
+    if (s.capture_broken) {
+        delete g;
+        return npx_emu_ret(cudaErrorStreamCaptureInvalidated);
+    }
+    s.handles.insert(g);
+    *graph = g;
+    return cudaSuccess;
+}
+
+NPX_EMU_FN cudaError_t cudaGraphInstantiate(cudaGraphExec_t *exec, cudaGraph_t graph, unsigned long long flags = 0)
+{
+    npx_emu_state &s = npx_emu();
+    if (!exec || !graph || !s.handles.count(graph) || (flags & ~(unsigned long long)cudaGraphInstantiateFlagAutoFreeOnLaunch))
+        return npx_emu_ret(cudaErrorInvalidValue);
+    npx_emu_graph_memory &m = *graph->memory;
+    if (m.instances && (!m.freed.empty() || !m.kept.empty())) {
+        npx_emu_note("cudaGraphInstantiate: a graph that allocates memory has one instance at a time");
+        return npx_emu_ret(cudaErrorInvalidValue);
+    }
+    m.instances++;
+    *exec = new CUgraphExec_st{ *graph, (flags & cudaGraphInstantiateFlagAutoFreeOnLaunch) != 0, false };
+    s.handles.insert(*exec);
+    return cudaSuccess;
+}
+
+/* Runs the recorded work in order. A graph that leaves memory it allocated
+ * allocated can be launched again only if instantiated with
+ * cudaGraphInstantiateFlagAutoFreeOnLaunch (its memory is then the same
+ * each launch), as on a GPU. */
+NPX_EMU_FN cudaError_t cudaGraphLaunch(cudaGraphExec_t exec, cudaStream_t stream)
+{
+    npx_emu_state &s = npx_emu();
+    if (!exec || !s.handles.count(exec))
+        return npx_emu_ret(cudaErrorInvalidResourceHandle);
+    cudaError_t e = npx_emu_stream_use("cudaGraphLaunch", stream);
+    if (e != cudaSuccess)
+        return e;
+    if (!npx_emu_graph_realloc(*exec->graph.memory, exec->launched, exec->auto_free)) {
+        npx_emu_note("cudaGraphLaunch: the graph's memory from its last launch is still allocated "
+                     "(instantiate it with cudaGraphInstantiateFlagAutoFreeOnLaunch)");
+        return npx_emu_ret(cudaErrorInvalidValue);
+    }
+    exec->launched = true;
+    cudaError_t before = s.last_error;
+    s.last_error = cudaSuccess;
+    for (auto &work : exec->graph.work)
+        work();
+    e = s.last_error;
+    s.last_error = e != cudaSuccess ? e : before;
+    return e;
+}
+
+NPX_EMU_FN cudaError_t cudaGraphExecDestroy(cudaGraphExec_t exec)
+{
+    if (!exec || !npx_emu().handles.erase(exec))
+        return npx_emu_ret(cudaErrorInvalidResourceHandle);
+    exec->graph.memory->instances--;
+    delete exec;
+    return cudaSuccess;
+}
+
+NPX_EMU_FN cudaError_t cudaGraphDestroy(cudaGraph_t graph)
+{
+    if (!graph || !npx_emu().handles.erase(graph))
+        return npx_emu_ret(cudaErrorInvalidResourceHandle);
+    delete graph;
     return cudaSuccess;
 }
 
@@ -1463,26 +1737,27 @@ NPX_EMU_FN std::vector<uint32_t> npx_emu_block_order(npx_emu_state &s, uint64_t 
     return order;
 }
 
-NPX_EMU_FN void npx_emu_run(const char *kernel, dim3 grid, dim3 block, size_t shared_bytes, cudaStream_t stream,
-                            void (*thunk)(void *), void *arg)
+/* What a launch is refused for, before it runs or is recorded. */
+NPX_EMU_FN cudaError_t npx_emu_launch_check(const char *kernel, dim3 grid, dim3 block, size_t shared_bytes,
+                                            cudaStream_t stream)
 {
     npx_emu_state &s = npx_emu();
     if (s.in_kernel)
         npx_emu_fatal("kernel %s launched from inside kernel %s", kernel, s.kernel);
     uint64_t nthreads = (uint64_t)block.x * block.y * block.z;
     if (!grid.x || !grid.y || !grid.z || grid.x > 0x7fffffffu || grid.y > 65535 || grid.z > 65535 ||
-        !nthreads || nthreads > NPX_EMU_MAX_THREADS || block.x > 1024 || block.y > 1024 || block.z > 64) {
-        npx_emu_ret(cudaErrorInvalidConfiguration);
-        return;
-    }
-    if (shared_bytes > NPX_EMU_SHARED_BYTES) {
-        npx_emu_ret(cudaErrorInvalidValue);
-        return;
-    }
-    if (!npx_emu_stream_ok(stream)) {
-        npx_emu_ret(cudaErrorInvalidResourceHandle);
-        return;
-    }
+        !nthreads || nthreads > NPX_EMU_MAX_THREADS || block.x > 1024 || block.y > 1024 || block.z > 64)
+        return cudaErrorInvalidConfiguration;
+    if (shared_bytes > NPX_EMU_SHARED_BYTES)
+        return cudaErrorInvalidValue;
+    return npx_emu_stream_use(kernel, stream);
+}
+
+NPX_EMU_FN void npx_emu_run(const char *kernel, dim3 grid, dim3 block, size_t shared_bytes, void (*thunk)(void *),
+                            void *arg)
+{
+    npx_emu_state &s = npx_emu();
+    uint64_t nthreads = (uint64_t)block.x * block.y * block.z;
     s.in_kernel = true;
     s.kernel = kernel;
     s.thunk = thunk;
@@ -1553,7 +1828,19 @@ template <typename... P> struct npx_emu_launcher {
             npx_emu_ret(cudaErrorIllegalAddress);
             return;
         }
-        npx_emu_run(name, grid, block, shared_bytes, stream, &npx_emu_call<P...>::run, &call);
+        cudaError_t e = npx_emu_launch_check(name, grid, block, shared_bytes, stream);
+        if (e != cudaSuccess) {
+            npx_emu_ret(e);
+            return;
+        }
+        if (npx_emu_recording(stream)) {   /* the launch as it is now, arguments copied */
+            const char *n = name;
+            dim3 g = grid, b = block;
+            size_t sb = shared_bytes;
+            npx_emu_record([=]() mutable { npx_emu_run(n, g, b, sb, &npx_emu_call<P...>::run, &call); });
+            return;
+        }
+        npx_emu_run(name, grid, block, shared_bytes, &npx_emu_call<P...>::run, &call);
     }
 };
 
@@ -1668,15 +1955,14 @@ static inline void npx_emu_pack(double *dst, const T *x, int ld, bool trans, int
         }
 }
 
-/* C = alpha op(A) op(B) + beta C, column-major, as cuBLAS checks it. */
+/* C = alpha op(A) op(B) + beta C, column-major, as cuBLAS checks it; when
+ * !compute, only the checks. */
 template <typename T>
-static inline cublasStatus_t npx_emu_gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
-                                          int k, const T *alpha, const T *A, int lda, const T *B, int ldb,
-                                          const T *beta, T *C, int ldc)
+static inline cublasStatus_t npx_emu_gemm_run(bool tf32, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                                              int k, T alpha, const T *A, int lda, const T *B, int ldb, T beta, T *C,
+                                              int ldc, bool compute)
 {
-    if (!npx_emu_cublas_ok(h))
-        return CUBLAS_STATUS_NOT_INITIALIZED;
-    if ((int)ta < 0 || (int)ta > 2 || (int)tb < 0 || (int)tb > 2 || m < 0 || n < 0 || k < 0 || !alpha || !beta)
+    if ((int)ta < 0 || (int)ta > 2 || (int)tb < 0 || (int)tb > 2 || m < 0 || n < 0 || k < 0)
         return CUBLAS_STATUS_INVALID_VALUE;
     bool at = ta != CUBLAS_OP_N, bt = tb != CUBLAS_OP_N;
     int arows = at ? k : m, acols = at ? m : k, brows = bt ? n : k, bcols = bt ? k : n;
@@ -1684,7 +1970,7 @@ static inline cublasStatus_t npx_emu_gemm(cublasHandle_t h, cublasOperation_t ta
         return CUBLAS_STATUS_INVALID_VALUE;
     if (m == 0 || n == 0)
         return CUBLAS_STATUS_SUCCESS;
-    bool use_ab = k > 0 && *alpha != (T)0;
+    bool use_ab = k > 0 && alpha != (T)0;
     /* The extents it reads and writes, which must be device memory. */
     size_t asz = ((size_t)(acols > 0 ? acols - 1 : 0) * lda + arows) * sizeof(T);
     size_t bsz = ((size_t)(bcols > 0 ? bcols - 1 : 0) * ldb + brows) * sizeof(T);
@@ -1693,7 +1979,8 @@ static inline cublasStatus_t npx_emu_gemm(cublasHandle_t h, cublasOperation_t ta
         npx_emu_note("cuBLAS gemm: A, B or C (with its leading dimension) is not inside device memory");
         return CUBLAS_STATUS_EXECUTION_FAILED;
     }
-    bool tf32 = h->math == CUBLAS_TF32_TENSOR_OP_MATH;
+    if (!compute)
+        return CUBLAS_STATUS_SUCCESS;
     std::vector<double> pa, pb;
     if (use_ab) {
         pa.resize((size_t)m * k);
@@ -1701,7 +1988,7 @@ static inline cublasStatus_t npx_emu_gemm(cublasHandle_t h, cublasOperation_t ta
         npx_emu_pack(pa.data(), A, lda, at, m, k, tf32);   /* row i of op(A) */
         npx_emu_pack(pb.data(), B, ldb, !bt, n, k, tf32);  /* column j of op(B) */
     }
-    double a = (double)*alpha, b = (double)*beta;
+    double a = (double)alpha, b = (double)beta;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++) {
             double acc = 0;
@@ -1715,6 +2002,28 @@ static inline cublasStatus_t npx_emu_gemm(cublasHandle_t h, cublasOperation_t ta
             *c = (T)(b == 0 ? a * acc : a * acc + b * (double)*c);
         }
     return CUBLAS_STATUS_SUCCESS;
+}
+
+/* On the handle's stream: computed now, or, in a capture, checked now and
+ * recorded with the values of alpha and beta (host scalars are read at the
+ * call, as cuBLAS reads them). */
+template <typename T>
+static inline cublasStatus_t npx_emu_gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,
+                                          int k, const T *alpha, const T *A, int lda, const T *B, int ldb,
+                                          const T *beta, T *C, int ldc)
+{
+    if (!npx_emu_cublas_ok(h))
+        return CUBLAS_STATUS_NOT_INITIALIZED;
+    if (!alpha || !beta)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    if (npx_emu_capture_rules("cuBLAS gemm", h->stream, false) != cudaSuccess)
+        return CUBLAS_STATUS_EXECUTION_FAILED;
+    bool tf32 = h->math == CUBLAS_TF32_TENSOR_OP_MATH, later = npx_emu_recording(h->stream);
+    T a = *alpha, b = *beta;
+    cublasStatus_t st = npx_emu_gemm_run(tf32, ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc, !later);
+    if (st == CUBLAS_STATUS_SUCCESS && later)
+        npx_emu_record([=] { npx_emu_gemm_run(tf32, ta, tb, m, n, k, a, A, lda, B, ldb, b, C, ldc, true); });
+    return st;
 }
 
 NPX_EMU_FN cublasStatus_t cublasSgemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m, int n,

@@ -23,6 +23,17 @@ typedef struct {
     long long max;
 } npx_dev_status;
 
+/* The stream of all the program's device work: a stream of its own (the
+ * legacy stream cannot be captured as a graph), blocking, so that the
+ * synchronous copies of inputs and outputs stay in order with it. */
+static inline __attribute__((unused)) cudaStream_t npx_dev_stream(void)
+{
+    static cudaStream_t stream;
+    if (!stream)
+        NPX_CUDA_CHECK(cudaStreamCreate(&stream));
+    return stream;
+}
+
 /* Device memory is allocated and freed in stream order, from the device's
  * pool, which keeps what it has between runs: no call here waits for the
  * device (cudaFree would). */
@@ -37,13 +48,13 @@ static inline __attribute__((unused)) void *npx_dev_alloc(size_t n, bool zeroed)
         pool_kept = true;
     }
     void *p = NULL;
-    NPX_CUDA_CHECK(cudaMallocAsync(&p, n ? n : 1, 0));
+    NPX_CUDA_CHECK(cudaMallocAsync(&p, n ? n : 1, npx_dev_stream()));
     if (zeroed)
-        NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n ? n : 1, 0));
+        NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n ? n : 1, npx_dev_stream()));
     return p;
 }
 
-static inline __attribute__((unused)) void npx_dev_free(void *p) { NPX_CUDA_CHECK(cudaFreeAsync(p, 0)); }
+static inline __attribute__((unused)) void npx_dev_free(void *p) { NPX_CUDA_CHECK(cudaFreeAsync(p, npx_dev_stream())); }
 
 static inline __attribute__((unused)) void *npx_dev_upload(const void *host, size_t n)
 {
@@ -74,6 +85,7 @@ static inline __attribute__((unused)) cublasHandle_t npx_dev_blas(void)
     static bool made;
     if (!made) {
         NPX_CUBLAS_CHECK(cublasCreate(&handle));
+        NPX_CUBLAS_CHECK(cublasSetStream(handle, npx_dev_stream()));
         NPX_CUBLAS_CHECK(cublasSetMathMode(handle, CUBLAS_DEFAULT_MATH)); /* exact FP32 unless --tf32 */
         made = true;
     }
@@ -117,7 +129,7 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
  * and at least minlength, read with the status in one sync. */
 static inline __attribute__((unused)) void npx_dev_max_reset(npx_dev_status *dev)
 {
-    NPX_CUDA_CHECK(cudaMemsetAsync(&dev->max, 0xff, sizeof dev->max, 0));
+    NPX_CUDA_CHECK(cudaMemsetAsync(&dev->max, 0xff, sizeof dev->max, npx_dev_stream()));
 }
 
 static inline __attribute__((unused)) int64_t npx_dev_read_max(const npx_state *st, const npx_dev_status *dev,
@@ -190,4 +202,49 @@ static inline __attribute__((unused)) void npx_dev_times(npx_state *st, cudaEven
     st->h2d_s = ms[0] * 1e-3;
     st->device_s = ms[1] * 1e-3;
     st->d2h_s = ms[2] * 1e-3;
+}
+
+/* --bench N: the computation between npx_dev_capture and npx_dev_replay is
+ * captured once as a CUDA graph (its kernels, cuBLAS calls, allocations and
+ * frees), launched once to warm up, then N times, each launch timed by
+ * events into st->replay_s: the host's launch work is gone from the device's
+ * time and the kernels run back to back. Nothing in between may wait for the
+ * device. A run with st->replays == 0 (every run but --bench's timed one)
+ * runs the computation as it is written. */
+static inline __attribute__((unused)) bool npx_dev_capture(const npx_state *st)
+{
+    if (st->replays <= 0)
+        return false;
+    NPX_CUDA_CHECK(cudaStreamBeginCapture(npx_dev_stream(), cudaStreamCaptureModeGlobal));
+    return true;
+}
+
+static inline __attribute__((unused)) void npx_dev_replay(npx_state *st, bool captured)
+{
+    if (!captured)
+        return;
+    cudaStream_t stream = npx_dev_stream();
+    cudaGraph_t graph = NULL;
+    cudaGraphExec_t exec = NULL;
+    cudaEvent_t ev[2];
+    NPX_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    /* each launch frees what the last one left allocated: the outputs */
+    NPX_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch));
+    NPX_CUDA_CHECK(cudaGraphDestroy(graph));
+    NPX_CUDA_CHECK(cudaEventCreate(&ev[0]));
+    NPX_CUDA_CHECK(cudaEventCreate(&ev[1]));
+    NPX_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    for (int64_t i = 0; i < st->replays; i++) {
+        float ms = 0;
+        NPX_CUDA_CHECK(cudaEventRecord(ev[0], stream));
+        NPX_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        NPX_CUDA_CHECK(cudaEventRecord(ev[1], stream));
+        NPX_CUDA_CHECK(cudaEventSynchronize(ev[1]));
+        NPX_CUDA_CHECK(cudaEventElapsedTime(&ms, ev[0], ev[1]));
+        st->replay_s[i] = ms * 1e-3;
+    }
+    NPX_CUDA_CHECK(cudaEventDestroy(ev[0]));
+    NPX_CUDA_CHECK(cudaEventDestroy(ev[1]));
+    NPX_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    st->replayed = true;
 }

@@ -8,7 +8,14 @@
  *   ./api bad-copy     a host-to-device copy into a host array: exit 4
  *   ./api deadlock     half a warp at a shuffle, the rest at __syncthreads():
  *                      the emulation reports a deadlock, exit 4 (on a GPU:
- *                      undefined, so not run there) */
+ *                      undefined, so not run there)
+ *   ./api graph        a stream captured as a graph (allocations, a memset,
+ *                      kernels, cuBLAS, frees) runs only when launched, and
+ *                      again at each launch; relaunching one that keeps its
+ *                      memory needs cudaGraphInstantiateFlagAutoFreeOnLaunch
+ *   ./api graph-sync   a cudaMemcpy during a capture: exit 4, "operation not
+ *                      permitted when stream is capturing"
+ *   ./api graph-legacy a launch on the legacy stream during a capture: exit 4 */
 #include "npx_cuda.h"
 #include "emu_check.h"
 
@@ -86,12 +93,95 @@ static int api_events(void)
     return emu_status("events");
 }
 
+__global__ void affine(float *y, const float *x, float a, float b, int n)
+{
+    for (int i = (int)(blockIdx.x * blockDim.x + threadIdx.x); i < n; i += (int)(gridDim.x * blockDim.x))
+        y[i] = a * x[i] + b;
+}
+
+/* Captures t = 2x + 1 (t allocated and freed in the graph), y = t t^T / 2
+ * (cuBLAS, y allocated in the graph and left to the caller), z = 0 then
+ * z += 3 y: everything in stream order on one stream. */
+static cudaGraph_t api_capture(cudaStream_t stream, cublasHandle_t blas, const float *d_x, float **d_y,
+                               float **d_z, int n)
+{
+    cudaGraph_t graph;
+    float *t;
+    NPX_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    NPX_CUDA_CHECK(cudaMallocAsync(&t, n * sizeof(float), stream));
+    NPX_CUDA_CHECK(cudaMallocAsync(d_y, n * n * sizeof(float), stream));
+    NPX_LAUNCH(affine, 2, 64, 0, stream, t, d_x, 2.0f, 1.0f, n);
+    {
+        const float half = 0.5f, zero = 0.0f;      /* gone before the graph runs */
+        NPX_CUBLAS_CHECK(cublasSgemm(blas, CUBLAS_OP_N, CUBLAS_OP_T, n, n, 1, &half, t, n, t, n, &zero, *d_y, n));
+    }
+    NPX_CUDA_CHECK(cudaMemsetAsync(*d_z, 0, n * sizeof(float), stream));
+    NPX_LAUNCH(affine, 2, 64, 0, stream, *d_z, *d_y, 3.0f, 0.0f, n);
+    NPX_CUDA_CHECK(cudaFreeAsync(t, stream));
+    NPX_CUDA_CHECK(cudaStreamEndCapture(stream, &graph));
+    return graph;
+}
+
+static int api_graph(void)
+{
+    const int n = 100;
+    float x[n], y[n * n], z[n], *d_x, *d_y = nullptr, *d_z;
+    cudaStream_t stream;
+    cublasHandle_t blas;
+    cudaGraphExec_t exec;
+    for (int i = 0; i < n; i++)
+        x[i] = (float)i;
+    NPX_CUDA_CHECK(cudaStreamCreate(&stream));
+    NPX_CUBLAS_CHECK(cublasCreate(&blas));
+    NPX_CUBLAS_CHECK(cublasSetStream(blas, stream));
+    NPX_CUDA_CHECK(cudaMalloc(&d_x, sizeof x));
+    NPX_CUDA_CHECK(cudaMalloc(&d_z, sizeof z));
+    NPX_CUDA_CHECK(cudaMemcpy(d_x, x, sizeof x, cudaMemcpyHostToDevice));
+    NPX_CUDA_CHECK(cudaMemset(d_z, 0xff, sizeof z));
+    cudaGraph_t graph = api_capture(stream, blas, d_x, &d_y, &d_z, n);
+    NPX_CUDA_CHECK(cudaMemcpy(z, d_z, sizeof z, cudaMemcpyDeviceToHost));
+    EXPECT(z[0] != z[0], "z was written during the capture: %g", z[0]);   /* still the 0xff bytes: NaN */
+    NPX_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, cudaGraphInstantiateFlagAutoFreeOnLaunch));
+    cudaGraphExec_t second;
+    EXPECT(cudaGraphInstantiate(&second, graph, 0) != cudaSuccess, "a second instance of a graph with memory");
+    (void)cudaGetLastError();
+    for (int launch = 0; launch < 3; launch++) {
+        NPX_CUDA_CHECK(cudaMemset(d_z, 0xff, sizeof z));
+        NPX_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+        NPX_CUDA_CHECK(cudaStreamSynchronize(stream));
+        NPX_CUDA_CHECK(cudaMemcpy(z, d_z, sizeof z, cudaMemcpyDeviceToHost));
+        NPX_CUDA_CHECK(cudaMemcpy(y, d_y, sizeof y, cudaMemcpyDeviceToHost));
+        for (int i = 0; i < n; i++)
+            EXPECT(z[i] == 1.5f * (2 * i + 1), "launch %d: z[%d] = %g", launch, i, z[i]);
+        EXPECT(y[5 + 7 * n] == 0.5f * 11 * 15, "launch %d: y[5, 7] = %g", launch, y[5 + 7 * n]);
+    }
+    NPX_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    /* Without the flag, the memory left allocated must be freed first. */
+    NPX_CUDA_CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    NPX_CUDA_CHECK(cudaGraphDestroy(graph));
+    NPX_CUDA_CHECK(cudaFreeAsync(d_y, stream));
+    NPX_CUDA_CHECK(cudaGraphLaunch(exec, stream));
+    EXPECT(cudaGraphLaunch(exec, stream) == cudaErrorInvalidValue, "a relaunch with the graph's memory allocated");
+    (void)cudaGetLastError();
+    NPX_CUDA_CHECK(cudaStreamSynchronize(stream));
+    NPX_CUDA_CHECK(cudaFreeAsync(d_y, stream));
+    NPX_CUDA_CHECK(cudaStreamSynchronize(stream));
+    NPX_CUDA_CHECK(cudaGraphExecDestroy(exec));
+    NPX_CUBLAS_CHECK(cublasDestroy(blas));
+    NPX_CUDA_CHECK(cudaStreamDestroy(stream));
+    NPX_CUDA_CHECK(cudaFree(d_x));
+    NPX_CUDA_CHECK(cudaFree(d_z));
+    return emu_status("graph");
+}
+
 static int api_main(int argc, char **argv)
 {
-    static const char *const modes[] = {"events", "oom", "bad-launch", "host-pointer", "bad-copy", "deadlock", NULL};
+    static const char *const modes[] = {"events", "oom", "bad-launch", "host-pointer", "bad-copy", "deadlock",
+                                        "graph", "graph-sync", "graph-legacy", NULL};
     int mode = emu_mode(argc, argv, modes);
     int *d_y = nullptr, host[64];
     float *d_f = nullptr;
+    cudaStream_t stream;
     switch (mode) {
     case 0:
         return api_events();
@@ -115,6 +205,19 @@ static int api_main(int argc, char **argv)
         NPX_CUDA_CHECK(cudaMalloc(&d_f, 64 * sizeof(float)));
         NPX_LAUNCH(divergent, 1, 64, 0, 0, d_f);
         NPX_CUDA_CHECK(cudaDeviceSynchronize());
+        return 0;
+    case 6:
+        return api_graph();
+    case 7:
+    case 8:
+        NPX_CUDA_CHECK(cudaMalloc(&d_y, 64 * sizeof(int)));
+        NPX_CUDA_CHECK(cudaStreamCreate(&stream));
+        NPX_CUDA_CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+        NPX_LAUNCH(fill, 1, 64, 0, stream, d_y, 64, 0);
+        if (mode == 7)
+            NPX_CUDA_CHECK(cudaMemcpy(host, d_y, sizeof host, cudaMemcpyDeviceToHost));
+        else
+            NPX_LAUNCH(fill, 1, 64, 0, 0, d_y, 64, 0);
         return 0;
     default:
         return 2;
