@@ -55,6 +55,7 @@ NPX
 bench_replays() {
     local src=$1 d=$BATS_TEST_TMPDIR
     shift
+    rm -rf "$d/plain" "$d/bench"
     cuda_build "$src"
     npx_exec "the plain run" "$CU_PROG" "$@" -o "$d/plain"
     npx_exec "--bench 2" "$CU_PROG" "$@" --bench 2 -o "$d/bench"
@@ -70,6 +71,9 @@ bench_replays() {
     bench_replays "$NPX_ROOT/bench/softmax.npx" --random 3 --dim B=64 --dim C=256
     bench_replays "$NPX_ROOT/bench/sum_axis0.npx" --random 4 --dim R=100 --dim C=300
     bench_replays "$BATS_TEST_DIRNAME/programs/fused_chain.npx" --random 54 --dim B=13 --dim V=7
+    NPX_CUDA_GRAPH=0 npx_exec "--bench 2 without the graph" "$CU_PROG" --random 54 --dim B=13 --dim V=7 \
+        --bench 2 -o "$BATS_TEST_TMPDIR/nograph"
+    npx_exec "npxcmp" "$NPXCMP" "$BATS_TEST_TMPDIR/plain" "$BATS_TEST_TMPDIR/nograph" --rtol 0 --atol 0
 }
 
 @test "a computation that syncs (bincount's length) is run again for each --bench run, not captured" {

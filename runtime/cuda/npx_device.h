@@ -210,10 +210,12 @@ static inline __attribute__((unused)) void npx_dev_times(npx_state *st, cudaEven
  * events into st->replay_s: the host's launch work is gone from the device's
  * time and the kernels run back to back. Nothing in between may wait for the
  * device. A run with st->replays == 0 (every run but --bench's timed one)
- * runs the computation as it is written. */
+ * runs the computation as it is written; NPX_CUDA_GRAPH=0 in the environment
+ * times every run that way too (to compare, or where capture fails). */
 static inline __attribute__((unused)) bool npx_dev_capture(const npx_state *st)
 {
-    if (st->replays <= 0)
+    const char *graphs = getenv("NPX_CUDA_GRAPH");
+    if (st->replays <= 0 || (graphs && !strcmp(graphs, "0")))
         return false;
     NPX_CUDA_CHECK(cudaStreamBeginCapture(npx_dev_stream(), cudaStreamCaptureModeGlobal));
     return true;
