@@ -7,6 +7,9 @@
 
 typedef struct Target Target;
 void emit_program(FILE *out, Program *p, const Target *t);
+/* emit_lib.c: --lib's function (after the tables) and its header */
+void emit_lib_function(Emitter *e);
+void emit_lib_header(FILE *out, Program *p, const char *file);
 /* emit_loops.c: the code that computes one materialized value: its checks
  * and storage (products, arange and bincount, never in a row group, declare
  * theirs with their loops), then its loops; emit_value is both */

@@ -188,7 +188,10 @@ void emit_tables(Emitter *e)
     emit_line(e, "static const npx_program npx_prog = { \"%s\", %d, npx_syms, %d, npx_inputs, %d, npx_outputs, npx_run };",
               p->source, nsyms, p->ninputs, p->noutputs);
     emit_blank(e);
-    emit_line(e, "int main(int argc, char **argv) { return npx_main(argc, argv, &npx_prog); }");
+    if (p->lib)
+        emit_lib_function(e);
+    else
+        emit_line(e, "int main(int argc, char **argv) { return npx_main(argc, argv, &npx_prog); }");
 }
 
 void emit_program(FILE *out, Program *p, const Target *t)

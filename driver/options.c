@@ -88,10 +88,10 @@ int parse_options(int argc, char **argv, Options *o)
     if (!o->input)
         return bad("%s", "no input file");
     o->source_name = base_name(o->input);
-    if (o->lib) {
-        fprintf(stderr, "npxc: error: --lib is not implemented yet\n");
-        return 2;
-    }
+    if (o->lib && o->exe)
+        return bad("%s", "--lib and --exe cannot be combined (--lib writes a file to build with cc -c)");
+    if (o->lib && o->output && strcmp(o->output, "-") == 0)
+        return bad("%s", "--lib needs an output file, not -o - (its header goes beside it)");
     if (o->exe && o->output && strcmp(o->output, "-") == 0)
         return bad("%s", "--exe needs an output file, not -o -");
     return -1;

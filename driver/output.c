@@ -130,26 +130,71 @@ static int build(Program *p, const Options *o, const char *c_path)
     return 0;
 }
 
-int write_output(const Options *o, Program *p)
+/* --lib: the function is named after the file (build/my-grad.c: my_grad),
+ * and declared in a header beside it (build/my-grad.h). */
+static const char *lib_name(Program *p, const char *path, const char **header)
+{
+    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *dot = strrchr(base, '.');
+    size_t n = dot && dot > base ? (size_t)(dot - base) : strlen(base);
+    *header = arena_printf(p->arena, "%.*s.h", (int)(base - path + n), path);
+    bool digit = n && base[0] >= '0' && base[0] <= '9';
+    char *name = (char *)arena_printf(p->arena, "%s%.*s", digit ? "npx_" : "", (int)n, base);
+    for (char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
+            *c = '_';
+    if (!*name || ir_c_reserved(name) || (!digit && strncmp(name, "npx_", 4) == 0)) {
+        fprintf(stderr, "npxc: error: --lib: a function named '%s' (after %s) would clash with C or npxc's own "
+                        "names; choose another file name with -o\n", name, path);
+        return NULL;
+    }
+    return name;
+}
+
+static int write_text(const char *path, const char *text, size_t len)
+{
+    if (strcmp(path, "-") == 0) {
+        fwrite(text, 1, len, stdout);
+        return 0;
+    }
+    if (write_atomically(path, text, len) == 0)
+        return 0;
+    fprintf(stderr, "npxc: error: cannot write '%s': %s\n", path, strerror(errno));
+    return 2;
+}
+
+/* What emit writes (emit_program, or with --lib emit_lib_header), in memory. */
+static char *render(Program *p, const Options *o, bool header, const char *c_path, size_t *len)
 {
     char *text = NULL;
-    size_t len = 0;
-    FILE *mem = open_memstream(&text, &len);
+    FILE *mem = open_memstream(&text, len);
     if (!mem) {
         fprintf(stderr, "npxc: error: out of memory\n");
-        return 2;
+        return NULL;
     }
-    emit_program(mem, p, o->cuda ? &target_cuda : &target_c);
+    if (header) {
+        const char *slash = strrchr(c_path, '/');
+        emit_lib_header(mem, p, slash ? slash + 1 : c_path);
+    } else {
+        emit_program(mem, p, o->cuda ? &target_cuda : &target_c);
+    }
     fclose(mem);
-    const char *path = o->output ? o->output : default_output(p, o->input, o->cuda ? ".cu" : ".c");
-    int status = 0;
-    if (strcmp(path, "-") == 0)
-        fwrite(text, 1, len, stdout);
-    else if (write_atomically(path, text, len) != 0) {
-        fprintf(stderr, "npxc: error: cannot write '%s': %s\n", path, strerror(errno));
-        status = 2;
-    }
+    return text;
+}
+
+int write_output(const Options *o, Program *p)
+{
+    const char *path = o->output ? o->output : default_output(p, o->input, o->cuda ? ".cu" : ".c"), *header = NULL;
+    if (o->lib && !(p->lib = lib_name(p, path, &header)))
+        return 2;
+    size_t len = 0, hlen = 0;
+    char *text = render(p, o, false, path, &len), *htext = o->lib ? render(p, o, true, path, &hlen) : NULL;
+    int status = !text || (o->lib && !htext) ? 2 : 0;
+    if (status == 0 && header)
+        status = write_text(header, htext, hlen);
+    if (status == 0)
+        status = write_text(path, text, len);
     free(text);
+    free(htext);
     if (status == 0 && o->exe)
         status = build(p, o, path);
     return status;

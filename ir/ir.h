@@ -165,6 +165,7 @@ typedef struct {
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
     bool tf32;                   /* --tf32: cuBLAS may use TF32 tensor cores for float32 */
     bool cuda;                   /* the CUDA target: loops are kernels, data moves to and from a GPU */
+    const char *lib;             /* --lib: the library function's name; NULL: a program with main */
 } Program;
 
 /* ir.c: the tables */
@@ -182,6 +183,9 @@ bool ir_stores(const Program *p, int s, Ref r);
 /* Whether the host must read device data during the computation (on CUDA:
  * bincount's length), which keeps it from being a CUDA graph. */
 bool ir_host_reads_device(const Program *p);
+/* schedule.c: a name C or the generated code already uses (keywords, libm,
+ * the emitters' own variables) */
+bool ir_c_reserved(const char *s);
 static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is computed inside row group g */
 {
     return v->stmt >= g->first && v->stmt <= g->last;

@@ -21,6 +21,14 @@ static const char *const reserved[] = {
     "isfinite", "hypot", "atan2", "trunc", "rint", "round", "fmax", "fmin", "fmod", "signbit", NULL,
 };
 
+bool ir_c_reserved(const char *s)
+{
+    for (int i = 0; reserved[i]; i++)
+        if (strcmp(reserved[i], s) == 0)
+            return true;
+    return false;
+}
+
 /* i0, i1, ...: the emitters' loop indices */
 static bool is_loop_index(const char *s)
 {
@@ -34,9 +42,8 @@ static bool is_loop_index(const char *s)
 
 static bool taken(Program *p, const char **used, int nused, const char *s)
 {
-    for (int i = 0; reserved[i]; i++)
-        if (strcmp(reserved[i], s) == 0)
-            return true;
+    if (ir_c_reserved(s))
+        return true;
     if (strncmp(s, "npx_", 4) == 0 || strncmp(s, "NPX_", 4) == 0 || is_loop_index(s))
         return true;
     for (int i = 0; i < nused; i++)

@@ -14,7 +14,9 @@
 #endif
 
 /* The one global (see npx_rt.h): the program name, set by npx_main. */
+#ifndef NPX_LIB                    /* else the header defines it, for this file only */
 const char *npx_prog_name = "npx";
+#endif
 
 void npx_error(const char *fmt, ...)
 {
@@ -35,6 +37,8 @@ void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     fflush(stdout);
+    if (st->on_error)
+        longjmp(*st->on_error, 1);
     exit(NPX_EXIT_RUNTIME);
 }
 

@@ -14,10 +14,19 @@
 #if !defined(_DEFAULT_SOURCE) && !defined(__cplusplus)
 #define _DEFAULT_SOURCE 1          /* madvise's MADV_HUGEPAGE (alloc.c) */
 #endif
+#include <setjmp.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+/* npxc --lib defines NPX_LIB: the runtime is then the generated file's own
+ * (internal linkage), so that several npxc libraries link into one program. */
+#ifdef NPX_LIB
+#define NPX_RT static __attribute__((unused))
+#else
+#define NPX_RT
+#endif
 
 /* Exit statuses of a generated program (SPEC section 3). */
 enum { NPX_EXIT_OK = 0, NPX_EXIT_USAGE = 2, NPX_EXIT_RUNTIME = 3, NPX_EXIT_CUDA = 4 };
@@ -37,8 +46,8 @@ typedef enum {
     NPX_NDTYPES
 } npx_dtype;
 
-size_t npx_dtype_size(npx_dtype t);
-const char *npx_dtype_name(npx_dtype t);
+NPX_RT size_t npx_dtype_size(npx_dtype t);
+NPX_RT const char *npx_dtype_name(npx_dtype t);
 
 #define NPX_MAX_RANK 8
 
@@ -50,8 +59,8 @@ typedef struct {
     void *data;
 } npx_array;
 
-int64_t npx_array_size(const npx_array *a);   /* product of the shape, 1 for 0-d */
-double npx_array_get(const npx_array *a, int64_t i);   /* element i (C order) as a double */
+NPX_RT int64_t npx_array_size(const npx_array *a);   /* product of the shape, 1 for 0-d */
+NPX_RT double npx_array_get(const npx_array *a, int64_t i);   /* element i (C order) as a double */
 
 /* One declared input: `input x: f32[B, 784]`. For each axis, dim_sym[k] is the
  * index of its size symbol in npx_program.syms, or -1 when the size is the
@@ -98,20 +107,32 @@ struct npx_state {
     int64_t replays;
     double *replay_s;
     bool replayed;
+    /* Library mode: a run-time error returns here (longjmp) instead of
+     * exiting. */
+    jmp_buf *on_error;
 };
+
+/* lib.c, for npxc --lib: one run of prog on the caller's arrays. sym holds
+ * the size symbols' values, in[j] input j's data (C order; a scalar's
+ * address); out gets the outputs (data from npx_alloc, the caller's to
+ * free). name is the library function's, for messages. Returns 0,
+ * NPX_EXIT_USAGE for a negative size, or NPX_EXIT_RUNTIME after a run-time
+ * error (reported on stderr; out then holds nothing). */
+NPX_RT int npx_lib_run(const npx_program *prog, const char *name, const int64_t *sym, const void *const *in,
+                       npx_array *out);
 
 /* The whole program: parse argv, load inputs, run, write outputs. Returns the
  * exit status. */
-int npx_main(int argc, char **argv, const npx_program *prog);
+NPX_RT int npx_main(int argc, char **argv, const npx_program *prog);
 
 /* Allocation for run(): never returns NULL (reports and exits 3 instead).
  * npx_alloc's memory is aligned to a cache line; npx_alloc_zero gives zeroed
  * memory. nbytes may be 0. npx_alloc_keep, once at the start, keeps freed
  * memory in the process for the next allocation (see alloc.c). */
-void *npx_alloc(size_t nbytes);
-void *npx_alloc_zero(size_t nbytes);
-void npx_free(void *p);
-void npx_alloc_keep(void);
+NPX_RT void *npx_alloc(size_t nbytes);
+NPX_RT void *npx_alloc_zero(size_t nbytes);
+NPX_RT void npx_free(void *p);
+NPX_RT void npx_alloc_keep(void);
 
 /* store.c: a loop writes an array a strip of NPX_STRIP elements at a time
  * when the array may be large: computed into a small buffer, then copied out
@@ -120,31 +141,31 @@ void npx_alloc_keep(void);
  * npx_store_fence before anyone reads the array. */
 #define NPX_STRIP 64
 #define NPX_STREAM_BYTES ((size_t)4 << 20)
-void npx_store(void *dst, const void *strip, size_t bytes, size_t array_bytes);
-void npx_store_fence(void);
+NPX_RT void npx_store(void *dst, const void *strip, size_t bytes, size_t array_bytes);
+NPX_RT void npx_store_fence(void);
 
 /* A BLAS leading dimension: the row length, but at least 1 (BLAS refuses 0
  * even when the matrix is empty). */
-int npx_blas_ld(int64_t row_length);
+NPX_RT int npx_blas_ld(int64_t row_length);
 
 /* gemm.c: c = alpha * op(a) op(b), row-major, op a transpose when ta (tb);
  * m x n results of k products each (gcc and clang only). */
-void npx_gemm_f32(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
+NPX_RT void npx_gemm_f32(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
                   const float *b, int64_t ldb, float *c, int64_t ldc);
-void npx_gemm_f64(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
+NPX_RT void npx_gemm_f64(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
                   const double *b, int64_t ldb, double *c, int64_t ldc);
 /* count * size, exiting 3 with a message naming what if it overflows size_t. */
-size_t npx_bytes(int64_t count, size_t size, const char *what);
+NPX_RT size_t npx_bytes(int64_t count, size_t size, const char *what);
 
 /* Output j of the computation. owned: data came from npx_alloc and now
  * belongs to the runtime; otherwise (an input, a 0-d local) it is copied. */
-void npx_set_output(npx_state *st, int j, npx_dtype dtype, int ndim, const int64_t *shape, void *data,
+NPX_RT void npx_set_output(npx_state *st, int j, npx_dtype dtype, int ndim, const int64_t *shape, void *data,
                     bool owned);
 
 /* A run-time error in the computation: prints
  *   PROG: error: SOURCE:LINE: MESSAGE
  * to stderr and exits 3. Nothing has been written yet at that point. */
-void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
+NPX_RT void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
 
 /* --trace: write one named value. Called after every statement that binds a
@@ -152,16 +173,16 @@ void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
  * name goes to DIR/NAME.npy, the next to DIR/NAME.2.npy, ...; each call also
  * appends "FILE<TAB>LINE<TAB>SOURCE TEXT" to DIR/trace.txt. No-op when
  * st->trace_dir is NULL. */
-void npx_trace(npx_state *st, const char *name, int line, const char *text,
+NPX_RT void npx_trace(npx_state *st, const char *name, int line, const char *text,
                npx_dtype dtype, int ndim, const int64_t *shape, const void *data);
 
 /* .npy I/O, shared with npxcmp. npx_npy_read returns 0 on success, or fills
  * err (a sentence naming the problem, without the file name) and returns -1. */
-int npx_npy_read(const char *path, npx_array *out, char *err, size_t errlen);
+NPX_RT int npx_npy_read(const char *path, npx_array *out, char *err, size_t errlen);
 /* Writes via PATH.tmp + rename; 0 or -1 with err filled. */
-int npx_npy_write(const char *path, const npx_array *a, char *err, size_t errlen);
+NPX_RT int npx_npy_write(const char *path, const npx_array *a, char *err, size_t errlen);
 /* Prints an array the way NumPy's repr would, approximately (--print). */
-void npx_array_print(FILE *out, const char *name, const npx_array *a);
+NPX_RT void npx_array_print(FILE *out, const char *name, const npx_array *a);
 
 /* --random SEED: the documented generator (docs/random.md). Element i (C order)
  * of input number k (0-based, declaration order) is derived from
@@ -170,8 +191,8 @@ void npx_array_print(FILE *out, const char *name, const npx_array *a);
  * two xor-shift-multiplies by 0xBF58476D1CE4E5B9 and 0x94D049BB133111EB with
  * shifts 30, 27, 31). f32: (r >> 40) * 2^-24; f64: (r >> 11) * 2^-53;
  * i32 and i64: r % 1000; bool: r >> 63. */
-uint64_t npx_mix64(uint64_t z);
-void npx_random_fill(npx_array *a, uint64_t seed, int input_index);
+NPX_RT uint64_t npx_mix64(uint64_t z);
+NPX_RT void npx_random_fill(npx_array *a, uint64_t seed, int input_index);
 
 /* ---- Runtime internals: shared between the runtime .c files, not for
  * generated code. */
@@ -179,25 +200,29 @@ void npx_random_fill(npx_array *a, uint64_t seed, int input_index);
 /* The program name in messages ("PROG: error: ..."), set by npx_main from
  * argv[0]. The runtime's only global: npx_alloc and npx_bytes report errors
  * without a state to read it from. */
+#ifdef NPX_LIB
+static const char *npx_prog_name = "npx";
+#else
 extern const char *npx_prog_name;
+#endif
 /* Prints "PROG: error: MESSAGE" and a newline to stderr. */
-void npx_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-const char *npx_dtype_numpy_name(npx_dtype t);        /* "float32" */
+NPX_RT void npx_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+NPX_RT const char *npx_dtype_numpy_name(npx_dtype t);        /* "float32" */
 /* Size in bytes of ndim dims of itemsize bytes, or -1 if a dim is negative or
  * the size passes SIZE_MAX or INT64_MAX. */
-int64_t npx_shape_bytes(int ndim, const int64_t *shape, size_t itemsize);
+NPX_RT int64_t npx_shape_bytes(int ndim, const int64_t *shape, size_t itemsize);
 /* "(2, 3)" as NumPy prints a shape; buf of at least 24 * ndim + 4 bytes. */
-char *npx_shape_str(char *buf, size_t len, int ndim, const int64_t *shape);
+NPX_RT char *npx_shape_str(char *buf, size_t len, int ndim, const int64_t *shape);
 
 /* Files: mkdir -p; DIR/NAME in a malloc'd string (NULL when out of memory). */
-int npx_mkdirs(const char *dir, char *err, size_t errlen);
-char *npx_path_join(const char *dir, const char *name);
+NPX_RT int npx_mkdirs(const char *dir, char *err, size_t errlen);
+NPX_RT char *npx_path_join(const char *dir, const char *name);
 /* Writes the .npy file at path itself, no temporary; removes it on failure. */
-int npx_npy_write_direct(const char *path, const npx_array *a, char *err, size_t errlen);
+NPX_RT int npx_npy_write_direct(const char *path, const npx_array *a, char *err, size_t errlen);
 
 /* NAME=NUMBER for a scalar input: parses text as dtype t into *out (the
  * dtype's C type). 0, or -1 with err filled ("'1.5' is not an integer"). */
-int npx_parse_scalar(const char *text, npx_dtype t, void *out, char *err, size_t errlen);
+NPX_RT int npx_parse_scalar(const char *text, npx_dtype t, void *out, char *err, size_t errlen);
 
 /* The command line, parsed (args.c). */
 typedef struct {
@@ -215,24 +240,24 @@ typedef struct {
 
 /* Fills o (allocating o->value, freed by npx_opts_free). 0, or -1 after
  * printing the error. */
-int npx_args_parse(int argc, char **argv, const npx_program *p, npx_opts *o);
-void npx_opts_free(npx_opts *o);
-void npx_usage(FILE *out, const npx_program *p);
+NPX_RT int npx_args_parse(int argc, char **argv, const npx_program *p, npx_opts *o);
+NPX_RT void npx_opts_free(npx_opts *o);
+NPX_RT void npx_usage(FILE *out, const npx_program *p);
 /* An input's declared type, "f32[B, 3]" ("f64" for a scalar), into buf. */
-char *npx_input_type_str(const npx_program *p, int k, char *buf, size_t len);
+NPX_RT char *npx_input_type_str(const npx_program *p, int k, char *buf, size_t len);
 
 /* Reads, checks and binds every input (inputs.c): fills st->in and
  * st->sym. 0, or -1 after printing the error. */
-int npx_inputs_load(npx_state *st, const npx_opts *o);
-void npx_inputs_free(npx_state *st);
+NPX_RT int npx_inputs_load(npx_state *st, const npx_opts *o);
+NPX_RT void npx_inputs_free(npx_state *st);
 
 /* --bench: seconds on CLOCK_MONOTONIC; min and median of n samples. */
-double npx_time_now(void);
-void npx_bench_stats(double *samples, int64_t n, double *min, double *median);
+NPX_RT double npx_time_now(void);
+NPX_RT void npx_bench_stats(double *samples, int64_t n, double *min, double *median);
 
 /* --trace: create DIR and trace.txt (0, or -1 after printing the error), and
  * release the bookkeeping. */
-int npx_trace_open(npx_state *st);
-void npx_trace_close(npx_state *st);
+NPX_RT int npx_trace_open(npx_state *st);
+NPX_RT void npx_trace_close(npx_state *st);
 
 #endif
