@@ -88,16 +88,16 @@ static void emit_elementwise(Emitter *e, Ref r)
         emit_line(e, "%s %s = %s;", dtype_ctype(v->dtype), v->cname, cx_define(e, r, NULL));
         return;
     }
-    if (v->shape.ndim > 0 && !e->in_rows && cx_define_is_flat(e, r) && e->t->open_strips && may_stream(v)) {
-        e->t->open_strips(e, v);
-        emit_line(e, "strip[i - i0] = %s;", cx_define(e, r, NULL));
-        e->t->close_strips(e, v);
-        return;
-    }
     if (v->shape.ndim > 0 && !e->in_rows && cx_define_is_flat(e, r)) {
-        e->t->open_flat(e, v->cname, v->shape.d, v->shape.ndim);
-        emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_define(e, r, NULL));
-        e->t->close_nest(e);
+        if (e->t->open_strips && may_stream(v)) {
+            e->t->open_strips(e, v);
+            emit_line(e, "strip[i - i0] = %s;", cx_define(e, r, NULL));
+            e->t->close_strips(e, v);
+        } else {
+            e->t->open_flat(e, v->cname, v->shape.d, v->shape.ndim);
+            emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_define(e, r, NULL));
+            e->t->close_nest(e);
+        }
         return;
     }
     const char **iv = index_vars(e, v->shape.ndim);
