@@ -9,6 +9,9 @@
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+#ifdef _OPENMP
+#include <omp.h>
+#endif
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
@@ -30,6 +33,11 @@ void npx_error(const char *fmt, ...)
 
 void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
 {
+#if defined(NPX_LIB) && defined(_OPENMP)
+    bool in_loop = st->on_error && omp_get_level() > 0;
+    if (in_loop && __atomic_exchange_n(&((npx_state *)st)->failed, 1, __ATOMIC_ACQ_REL))
+        return;                    /* another thread of the loop has reported */
+#endif
     va_list ap;
     va_start(ap, fmt);
     fprintf(stderr, "%s: error: %s:%d: ", npx_prog_name, st->prog->source, line);
@@ -37,8 +45,14 @@ void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
     fputc('\n', stderr);
     va_end(ap);
     fflush(stdout);
+#ifdef NPX_LIB
+#ifdef _OPENMP
+    if (in_loop)
+        return;
+#endif
     if (st->on_error)
         longjmp(*st->on_error, 1);
+#endif
     exit(NPX_EXIT_RUNTIME);
 }
 

@@ -1,6 +1,7 @@
 /* lib.c: the run behind a library function (npxc --lib). The caller's arrays
  * become the inputs as they are (not copied); a run-time error comes back as
- * a return value, with the outputs made so far freed. */
+ * a return value, with the outputs made so far freed (not the temporaries
+ * of a run that stopped in the middle). */
 #include <stdlib.h>
 #include <string.h>
 #include "npx_rt.h"
@@ -38,13 +39,16 @@ int npx_lib_run(const npx_program *prog, const char *name, const int64_t *sym, c
     st.out = out;
     st.on_error = &on_error;
     int rc = 0;
-    if (setjmp(on_error) == 0) {
+    if (setjmp(on_error) == 0)
         prog->run(&st);
-    } else {
+    else
+        rc = NPX_EXIT_RUNTIME;
+    if (st.failed)                 /* an error inside a parallel loop: the run went on to its end */
+        rc = NPX_EXIT_RUNTIME;
+    if (rc != 0) {
         for (int j = 0; j < prog->noutputs; j++)
             npx_free(out[j].data);
         memset(out, 0, (size_t)prog->noutputs * sizeof *out);
-        rc = NPX_EXIT_RUNTIME;
     }
     free(ins);
     return rc;

@@ -108,8 +108,9 @@ struct npx_state {
     double *replay_s;
     bool replayed;
     /* Library mode: a run-time error returns here (longjmp) instead of
-     * exiting. */
+     * exiting; failed is set by one found inside a parallel loop. */
     jmp_buf *on_error;
+    int failed;
 };
 
 /* lib.c, for npxc --lib: one run of prog on the caller's arrays. sym holds
@@ -164,9 +165,17 @@ NPX_RT void npx_set_output(npx_state *st, int j, npx_dtype dtype, int ndim, cons
 
 /* A run-time error in the computation: prints
  *   PROG: error: SOURCE:LINE: MESSAGE
- * to stderr and exits 3. Nothing has been written yet at that point. */
+ * to stderr and exits 3. Nothing has been written yet at that point. In a
+ * library run (st->on_error) it returns to npx_lib_run instead; called by a
+ * thread of a parallel loop, which cannot jump out of it, it marks the run
+ * failed and returns (the first such error alone is printed). */
+#ifdef NPX_LIB
+NPX_RT void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+#else
 NPX_RT void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
     __attribute__((format(printf, 3, 4), noreturn));
+#endif
 
 /* --trace: write one named value. Called after every statement that binds a
  * name (and once per input before the first statement). The first value of a

@@ -50,15 +50,15 @@ matches_numpy() {
     mkdir -p "$d/r/in" "$d/r/out"
     npx_exec "harness run" "$H" run "$d/r"
     npx_exec "NumPy" "$PYTHON" "$NPXREF" "$NPX_ROOT/bench/softmax.npx" x="$d/r/in/x.npy" -o "$d/ref"
-    npx_exec "NumPy" "$PYTHON" "$NPXREF" "$LIB/stats.npx" n="$d/r/in/n.npy" w="$d/r/in/w.npy" scale=0.5 \
-        -o "$d/ref"
+    npx_exec "NumPy" "$PYTHON" "$NPXREF" "$LIB/stats.npx" n="$d/r/in/n.npy" w="$d/r/in/w.npy" e="$d/r/in/e.npy" \
+        scale=0.5 -o "$d/ref"
     npx_same_files "$d/r/out" "$d/ref"
     npx_exec "npxcmp" "$NPXCMP" "$d/r/out" "$d/ref"
 }
 
 @test "two C libraries from npxc --lib link into one program, and their results match NumPy" {
     libs c
-    grep -qF 'int stats(int64_t N, const int64_t *n, const double *w, double scale, int64_t **counts,' \
+    grep -qF 'int stats(int64_t N, const int64_t *n, const double *w, const int64_t *e, double scale,' \
         "$BATS_TEST_TMPDIR/stats.h"
     grep -qF ' *   counts_len   set to the size ?bincount of counts, known after the run' "$BATS_TEST_TMPDIR/stats.h"
     ! grep -q 'int main(' "$BATS_TEST_TMPDIR/softmax.c"
@@ -68,10 +68,15 @@ matches_numpy() {
 @test "a library function returns run-time errors and bad sizes, and its caller goes on" {
     libs c
     run -0 "$H" errors
-    [[ $output == *"stats: error: stats.npx:8: bincount: element 1 of the input is -2; bincount counts non-negative integers only"* ]]
+    # found by the threads of a loop: reported once per call (20 calls)
+    [ "$(grep -c 'stats: error: stats.npx:10: integers to negative integer powers are not allowed (exponent -1)' \
+        <<<"$output")" -eq 20 ]
+    [[ $output == *"negative exponent: 3 (20 of 20), outputs untouched: yes"* ]]
+    [[ $output == *"stats: error: stats.npx:11: bincount: element 7 of the input is -2; bincount counts non-negative integers only"* ]]
     [[ $output == *"negative value: 3, outputs untouched: yes"* ]]
     [[ $output == *"softmax: error: softmax.npx: size B is -1; sizes are 0 or more"* ]]
     [[ $output == *"negative size: 2, output untouched: yes"* ]]
+    [[ $output == *"then a good call: 0, 10 bins, 2 ** 1 = 2"* ]]
 }
 
 @test "CUDA libraries (emulated) link into the same C program and match NumPy" {
@@ -79,6 +84,7 @@ matches_numpy() {
     grep -qF 'extern "C" int softmax(int64_t B, int64_t C, const float *x, float **y) {' "$BATS_TEST_TMPDIR/softmax.cu"
     matches_numpy
     run -0 "$H" errors
+    [[ $output == *"negative exponent: 3 (20 of 20), outputs untouched: yes"* ]]
     [[ $output == *"negative value: 3, outputs untouched: yes"* ]]
 }
 

@@ -4,8 +4,10 @@
  *   ./harness run DIR      calls both on inputs it makes, writes the inputs
  *                          to DIR/in/NAME.npy and the outputs to
  *                          DIR/out/NAME.npy for the test to compare with NumPy
- *   ./harness errors       a negative bincount value (3) and a negative size
- *                          (2) come back as return values; the program goes on */
+ *   ./harness errors       a negative bincount value and a negative exponent
+ *                          (found inside a parallel loop) come back as 3, a
+ *                          negative size as 2; the program and the library
+ *                          go on */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,18 +51,20 @@ static int run(const char *dir)
     snprintf(out, sizeof out, "%s/out", dir);
     enum { B = 5, C = 7, N = 100 };
     float x[B * C];
-    int64_t n[N];
+    int64_t n[N], e[N];
     double w[N], scale = 0.5, total;
     for (int i = 0; i < B * C; i++)
         x[i] = 3.0f * sinf((float)i);
     for (int i = 0; i < N; i++) {
         n[i] = (i * 7) % 13;
         w[i] = cos(i);
+        e[i] = i % 5;
     }
     float *y = NULL;
-    int64_t *counts = NULL, counts_len = -1;
+    int64_t *counts = NULL, *powers = NULL, counts_len = -1;
     double *scaled = NULL;
-    if (softmax(B, C, x, &y) != 0 || stats(N, n, w, scale, &counts, &total, &scaled, &counts_len) != 0) {
+    if (softmax(B, C, x, &y) != 0 ||
+        stats(N, n, w, e, scale, &counts, &total, &scaled, &powers, &counts_len) != 0) {
         fprintf(stderr, "harness: a library call failed\n");
         return 1;
     }
@@ -68,28 +72,53 @@ static int run(const char *dir)
     npy_write(in, "x", "<f4", 2, xs, x, sizeof *x);
     npy_write(in, "n", "<i8", 1, ns, n, sizeof *n);
     npy_write(in, "w", "<f8", 1, ns, w, sizeof *w);
+    npy_write(in, "e", "<i8", 1, ns, e, sizeof *e);
     npy_write(out, "y", "<f4", 2, xs, y, sizeof *y);
     npy_write(out, "counts", "<i8", 1, cs, counts, sizeof *counts);
     npy_write(out, "total", "<f8", 0, NULL, &total, sizeof total);
     npy_write(out, "scaled", "<f8", 1, ns, scaled, sizeof *scaled);
+    npy_write(out, "powers", "<i8", 1, ns, powers, sizeof *powers);
     free(y);
     free(counts);
     free(scaled);
+    free(powers);
     return 0;
 }
 
 static int errors(void)
 {
-    int64_t n[3] = { 1, -2, 3 };
-    double w[3] = { 0 }, total = -1;
-    int64_t *counts = NULL, counts_len = -1;
+    enum { N = 1000 };
+    static int64_t n[N], e[N];
+    static double w[N];
+    double total = -1;
+    int64_t *counts = NULL, *powers = NULL, counts_len = -1;
     double *scaled = NULL;
     float x[1] = { 0 }, *y = NULL;
-    int rc = stats(3, n, w, 1.0, &counts, &total, &scaled, &counts_len);
+    for (int i = 0; i < N; i++) {
+        n[i] = i % 10;
+        e[i] = i >= N / 2 && i % 3 == 0 ? -1 : 2;   /* in the second thread's half */
+    }
+    int rc = 0, failed = 0;
+    for (int k = 0; k < 20; k++) { /* a thread that jumps out of the loop would crash one of them */
+        rc = stats(N, n, w, e, 1.0, &counts, &total, &scaled, &powers, &counts_len);
+        failed += rc == 3;
+    }
+    printf("negative exponent: %d (%d of 20), outputs untouched: %s\n", rc, failed,
+           !counts && !scaled && !powers && total == -1 && counts_len == -1 ? "yes" : "no");
+    for (int i = 0; i < N; i++)
+        e[i] = 1;
+    n[7] = -2;
+    rc = stats(N, n, w, e, 1.0, &counts, &total, &scaled, &powers, &counts_len);
     printf("negative value: %d, outputs untouched: %s\n", rc,
-           !counts && !scaled && total == -1 && counts_len == -1 ? "yes" : "no");
+           !counts && !scaled && !powers && total == -1 && counts_len == -1 ? "yes" : "no");
     rc = softmax(-1, 1, x, &y);
     printf("negative size: %d, output untouched: %s\n", rc, y ? "no" : "yes");
+    n[7] = 7;                      /* and the library still works */
+    rc = stats(N, n, w, e, 1.0, &counts, &total, &scaled, &powers, &counts_len);
+    printf("then a good call: %d, %lld bins, 2 ** 1 = %lld\n", rc, (long long)counts_len, (long long)powers[0]);
+    free(counts);
+    free(scaled);
+    free(powers);
     return 0;
 }
 
