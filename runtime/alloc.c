@@ -68,6 +68,7 @@ static void *npx_alloc_check(void *p, size_t nbytes)
 {
     if (!p)
         npx_alloc_fail(nbytes);
+    npx_lib_hold(p);
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     if (nbytes >= ((size_t)4 << 20)) {
         uintptr_t page = 4096, begin = ((uintptr_t)p + page - 1) & ~(page - 1);
@@ -96,6 +97,7 @@ void *npx_alloc_zero(size_t nbytes)
 
 void npx_free(void *p)
 {
+    npx_lib_release(p);
     free(p);
 }
 

@@ -121,6 +121,10 @@ struct npx_state {
  * error (reported on stderr; out then holds nothing). */
 NPX_RT int npx_lib_run(const npx_program *prog, const char *name, const int64_t *sym, const void *const *in,
                        npx_array *out);
+/* During npx_lib_run, npx_alloc and npx_free report each block here, so
+ * that a run stopped by an error frees what it held. */
+NPX_RT void npx_lib_hold(void *p);
+NPX_RT void npx_lib_release(void *p);
 
 /* The whole program: parse argv, load inputs, run, write outputs. Returns the
  * exit status. */
