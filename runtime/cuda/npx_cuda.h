@@ -728,6 +728,16 @@ NPX_EMU_FN void npx_emu_record(std::function<void()> work)
     npx_emu().capture->work.push_back(std::move(work));
 }
 
+/* Work on a stream, its checks already made: done now, or, when that stream
+ * is being captured, recorded for each launch of the graph. */
+template <class F> static inline cudaError_t npx_emu_now_or_recorded(cudaStream_t stream, F work)
+{
+    if (!npx_emu_recording(stream))
+        return work();
+    npx_emu_record([=] { work(); });
+    return cudaSuccess;
+}
+
 /* Stream-ordered allocation: with everything in order, cudaMalloc and
  * cudaFree on a stream that exists. */
 /* In a capture, memory is allocated at once (a graph's allocations have
@@ -832,10 +842,9 @@ NPX_EMU_FN cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, cud
                                        cudaStream_t stream = 0)
 {
     cudaError_t e = npx_emu_stream_use("cudaMemcpyAsync", stream);
-    if (e != cudaSuccess || !npx_emu_recording(stream))
-        return e == cudaSuccess ? npx_emu_copy("cudaMemcpyAsync", dst, src, n, kind) : e;
-    npx_emu_record([=] { npx_emu_copy("cudaMemcpyAsync", dst, src, n, kind); });
-    return cudaSuccess;
+    if (e != cudaSuccess)
+        return e;
+    return npx_emu_now_or_recorded(stream, [=] { return npx_emu_copy("cudaMemcpyAsync", dst, src, n, kind); });
 }
 
 NPX_EMU_FN cudaError_t npx_emu_memset(const char *fn, void *p, int value, size_t n)
@@ -857,12 +866,11 @@ NPX_EMU_FN cudaError_t cudaMemset(void *p, int value, size_t n)
 NPX_EMU_FN cudaError_t cudaMemsetAsync(void *p, int value, size_t n, cudaStream_t stream = 0)
 {
     cudaError_t e = npx_emu_stream_use("cudaMemsetAsync", stream);
-    if (e != cudaSuccess || !npx_emu_recording(stream))
-        return e == cudaSuccess ? npx_emu_memset("cudaMemsetAsync", p, value, n) : e;
-    if (n && !npx_emu_copy_side("cudaMemsetAsync", "destination", p, n, true))
-        return npx_emu_ret(cudaErrorInvalidValue);
-    npx_emu_record([=] { npx_emu_memset("cudaMemsetAsync", p, value, n); });
-    return cudaSuccess;
+    if (e != cudaSuccess)
+        return e;
+    if (npx_emu_recording(stream) && n && !npx_emu_copy_side("cudaMemsetAsync", "destination", p, n, true))
+        return npx_emu_ret(cudaErrorInvalidValue);   /* checked at the capture, as on a GPU */
+    return npx_emu_now_or_recorded(stream, [=] { return npx_emu_memset("cudaMemsetAsync", p, value, n); });
 }
 
 /* ---- Device, errors, streams, events ------------------------------------------- */
@@ -1037,11 +1045,10 @@ NPX_EMU_FN cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t stream = 0)
     if (err != cudaSuccess)
         return err;
     e->recorded = true;
-    if (npx_emu_recording(stream))
-        npx_emu_record([e] { e->ms = npx_emu_now_ms(); });
-    else
+    return npx_emu_now_or_recorded(stream, [e] {
         e->ms = npx_emu_now_ms();
-    return cudaSuccess;
+        return cudaSuccess;
+    });
 }
 
 NPX_EMU_FN cudaError_t cudaEventQuery(cudaEvent_t e)
