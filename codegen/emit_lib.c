@@ -71,8 +71,8 @@ static const char *signature(Program *p, const char *indent)
     size_t line = strlen(s);
     for (int i = 0; i < n; i++) {
         bool wrap = i > 0 && line + strlen(list[i]) + 2 > 100;
-        s = arena_printf(p->arena, "%s%s%s%s", s, i ? "," : "", wrap ? arena_printf(p->arena, "\n%s", indent) : i ? " " : "",
-                         list[i]);
+        const char *gap = wrap ? arena_printf(p->arena, "\n%s", indent) : i ? " " : "";
+        s = arena_printf(p->arena, "%s%s%s%s", s, i ? "," : "", gap, list[i]);
         line = wrap ? strlen(indent) + strlen(list[i]) : line + strlen(list[i]) + 2;
     }
     return arena_printf(p->arena, "%s%s)", s, n ? "" : "void");

@@ -127,11 +127,10 @@ static ReduceCode reduce_code(Emitter *e, Reduction red, npx_dtype t)
     const char *sfx = dtype_name(t);
     const char *imax = t == NPX_I32 ? "INT32_MAX" : "INT64_MAX", *imin = t == NPX_I32 ? "INT32_MIN" : "INT64_MIN";
     switch (red) {
-    case RED_mean:               /* in float64, for integers too, as NumPy's mean */
-        return (ReduceCode){ NPX_F64, "0", "acc += elem;", "NPX_SIMD_SUM", "NPX_PARALLEL_SUM" };
     case RED_sum:
-        return fl ? (ReduceCode){ NPX_F64, "0", "acc += elem;", "NPX_SIMD_SUM", "NPX_PARALLEL_SUM" }
-                  : (ReduceCode){ NPX_I64, "0", "acc = npx_add_i64(acc, elem);", NULL, NULL };
+    case RED_mean:               /* a mean in float64, of integers too, as NumPy's */
+        return fl || red == RED_mean ? (ReduceCode){ NPX_F64, "0", "acc += elem;", "NPX_SIMD_SUM", "NPX_PARALLEL_SUM" }
+                                     : (ReduceCode){ NPX_I64, "0", "acc = npx_add_i64(acc, elem);", NULL, NULL };
     case RED_prod:
         return fl ? (ReduceCode){ NPX_F64, "1", "acc *= elem;", "NPX_SIMD_PRODUCT", "NPX_PARALLEL_PRODUCT" }
                   : (ReduceCode){ NPX_I64, "1", "acc = npx_mul_i64(acc, elem);", NULL, NULL };

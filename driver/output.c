@@ -134,7 +134,7 @@ static int build(Program *p, const Options *o, const char *c_path)
  * and declared in a header beside it (build/my-grad.h). */
 static const char *lib_name(Program *p, const char *path, const char **header)
 {
-    const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path, *dot = strrchr(base, '.');
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path, *dot = strrchr(base, '.');
     size_t n = dot && dot > base ? (size_t)(dot - base) : strlen(base);
     *header = arena_printf(p->arena, "%.*s.h", (int)(base - path + n), path);
     bool digit = n && base[0] >= '0' && base[0] <= '9';

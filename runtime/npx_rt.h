@@ -156,16 +156,16 @@ NPX_RT int npx_blas_ld(int64_t row_length);
 /* gemm.c: c = alpha * op(a) op(b), row-major, op a transpose when ta (tb);
  * m x n results of k products each (gcc and clang only). */
 NPX_RT void npx_gemm_f32(bool ta, bool tb, int64_t m, int64_t n, int64_t k, float alpha, const float *a, int64_t lda,
-                  const float *b, int64_t ldb, float *c, int64_t ldc);
+                         const float *b, int64_t ldb, float *c, int64_t ldc);
 NPX_RT void npx_gemm_f64(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
-                  const double *b, int64_t ldb, double *c, int64_t ldc);
+                         const double *b, int64_t ldb, double *c, int64_t ldc);
 /* count * size, exiting 3 with a message naming what if it overflows size_t. */
 NPX_RT size_t npx_bytes(int64_t count, size_t size, const char *what);
 
 /* Output j of the computation. owned: data came from npx_alloc and now
  * belongs to the runtime; otherwise (an input, a 0-d local) it is copied. */
 NPX_RT void npx_set_output(npx_state *st, int j, npx_dtype dtype, int ndim, const int64_t *shape, void *data,
-                    bool owned);
+                           bool owned);
 
 /* A run-time error in the computation: prints
  *   PROG: error: SOURCE:LINE: MESSAGE
@@ -187,7 +187,7 @@ NPX_RT void npx_runtime_error(const npx_state *st, int line, const char *fmt, ..
  * appends "FILE<TAB>LINE<TAB>SOURCE TEXT" to DIR/trace.txt. No-op when
  * st->trace_dir is NULL. */
 NPX_RT void npx_trace(npx_state *st, const char *name, int line, const char *text,
-               npx_dtype dtype, int ndim, const int64_t *shape, const void *data);
+                      npx_dtype dtype, int ndim, const int64_t *shape, const void *data);
 
 /* .npy I/O, shared with npxcmp. npx_npy_read returns 0 on success, or fills
  * err (a sentence naming the problem, without the file name) and returns -1. */
