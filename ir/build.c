@@ -218,7 +218,10 @@ Ref build_broadcast(Program *p, Span span, Ref a, const Shape *s)
     if (!a)
         return 0;
     Shape out;
-    if (!broadcast_shapes(p, &V(p, a)->shape, s, &out, span) || out.ndim != s->ndim) {
+    bool fits = broadcast_shapes(p, &V(p, a)->shape, s, &out, span) && out.ndim == s->ndim;
+    for (int k = 0; fits && k < s->ndim; k++)    /* only a's axes may stretch */
+        fits = out.d[k] == s->d[k] || DIM_IS_SYM(out.d[k]) || DIM_IS_SYM(s->d[k]);
+    if (!fits) {
         diag_error(p->diag, span, "cannot broadcast %s to shape %s",
                    shape_str(p, &V(p, a)->shape, V(p, a)->dtype, false), shape_str(p, s, V(p, a)->dtype, false));
         return 0;

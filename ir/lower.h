@@ -28,10 +28,44 @@ typedef struct {
     int capspans;
 } Lower;
 
+/* A call being lowered: NumPy's function, or a method with its array as the
+ * first positional argument. */
+#define MAX_ARGS 8
+typedef struct {
+    const Expr *call;            /* for the caret */
+    const char *fname;           /* as the user wrote it, for messages */
+    const Expr *pos[MAX_ARGS];   /* positional arguments, the method's array first */
+    int npos;
+} Call;
+typedef Ref (*Handler)(Lower *L, Call *c, int arg);
+
 Binding *lower_find(Lower *L, const char *name);
 Ref lower_expr(Lower *L, const Expr *e);
 Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b);
 /* A compile-time integer: literals, consts and + - * // of them. */
 bool lower_const_int(Lower *L, const Expr *e, int64_t *out);
+bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out);
+bool lower_bool_flag(Lower *L, const Expr *e, bool *out);
+/* One size (a constant, a size symbol, x.shape[k]) or a shape (a tuple of
+ * them, or x.shape). */
+bool lower_dim(Lower *L, const Expr *e, Dim *out);
+bool lower_shape(Lower *L, const Expr *e, Shape *out);
+/* Adds axis e (negative counts from the end) to *mask; false, reported, when
+ * it is out of range or already in it. */
+bool lower_one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask);
+/* axis=None (every axis, also for e NULL), an int, or a tuple of ints. */
+bool lower_axes(Lower *L, const Expr *e, int ndim, uint32_t *mask);
+/* Binds c's arguments to params (NULL-terminated), NumPy's names, the first
+ * nreq required; out[i] is NULL where an optional one is not given. */
+bool lower_bind_args(Lower *L, Call *c, const char *const *params, int nreq, const Expr **out);
+
+/* lower_composite.c: functions NumPy defines through others */
+Ref call_var(Lower *L, Call *c, int is_std);
+Ref call_eye(Lower *L, Call *c, int unused);
+Ref call_linspace(Lower *L, Call *c, int unused);
+/* lower_views.c: functions that view an array differently */
+Ref call_swapaxes(Lower *L, Call *c, int unused);
+Ref call_expand_dims(Lower *L, Call *c, int unused);
+Ref call_broadcast_to(Lower *L, Call *c, int unused);
 
 #endif

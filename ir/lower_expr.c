@@ -6,17 +6,6 @@
 #include <string.h>
 #include "lower.h"
 
-#define MAX_ARGS 8
-
-typedef struct {
-    const Expr *call;            /* for the caret */
-    const char *fname;           /* as the user wrote it, for messages */
-    const Expr *pos[MAX_ARGS];   /* positional arguments, the method's array first */
-    int npos;
-} Call;
-
-typedef Ref (*Handler)(Lower *L, Call *c, int arg);
-
 static Program *P(Lower *L) { return L->p; }
 
 /* ---- compile-time values --------------------------------------------- */
@@ -65,7 +54,7 @@ bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
     return false;
 }
 
-static bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out)
+bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out)
 {
     if (e->kind == EXPR_NAME && dtype_from_name(e->name, out))
         return true;
@@ -73,7 +62,7 @@ static bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out)
     return false;
 }
 
-static bool lower_bool_flag(Lower *L, const Expr *e, bool *out)
+bool lower_bool_flag(Lower *L, const Expr *e, bool *out)
 {
     if (e->kind == EXPR_BOOL) {
         *out = e->ival != 0;
@@ -84,7 +73,7 @@ static bool lower_bool_flag(Lower *L, const Expr *e, bool *out)
 }
 
 /* One size of a shape argument: an integer constant, a size symbol, x.shape[k]. */
-static bool lower_dim(Lower *L, const Expr *e, Dim *out)
+bool lower_dim(Lower *L, const Expr *e, Dim *out)
 {
     Program *p = P(L);
     if (e->kind == EXPR_NAME && !e->np_prefix) {
@@ -113,7 +102,7 @@ static bool lower_dim(Lower *L, const Expr *e, Dim *out)
     return false;
 }
 
-static bool lower_shape(Lower *L, const Expr *e, Shape *out)
+bool lower_shape(Lower *L, const Expr *e, Shape *out)
 {
     if (e->kind == EXPR_ATTR && e->name == arena_intern(P(L)->arena, "shape", 5)) {
         Ref r = lower_expr(L, e->obj);
@@ -136,7 +125,7 @@ static bool lower_shape(Lower *L, const Expr *e, Shape *out)
     return ok;
 }
 
-static bool one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask)
+bool lower_one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask)
 {
     int64_t ax;
     if (!lower_const_int(L, e, &ax))
@@ -156,7 +145,7 @@ static bool one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask)
 }
 
 /* axis=None (every axis), an int, or a tuple of ints, as a bit mask. */
-static bool lower_axes(Lower *L, const Expr *e, int ndim, uint32_t *mask)
+bool lower_axes(Lower *L, const Expr *e, int ndim, uint32_t *mask)
 {
     *mask = 0;
     if (!e || e->kind == EXPR_NONE) {
@@ -164,10 +153,10 @@ static bool lower_axes(Lower *L, const Expr *e, int ndim, uint32_t *mask)
         return true;
     }
     if (e->kind != EXPR_TUPLE && e->kind != EXPR_LIST)
-        return one_axis(L, e, ndim, mask);
+        return lower_one_axis(L, e, ndim, mask);
     bool ok = true;
     for (int i = 0; i < e->args.n; i++)
-        ok = ok && one_axis(L, e->args.v[i], ndim, mask);
+        ok = ok && lower_one_axis(L, e->args.v[i], ndim, mask);
     return ok;
 }
 
@@ -175,7 +164,7 @@ static bool lower_axes(Lower *L, const Expr *e, int ndim, uint32_t *mask)
 
 /* Binds c's arguments to params (NULL-terminated), NumPy's names, the first
  * nreq required; out[i] is NULL where an optional one is not given. */
-static bool bind_args(Lower *L, Call *c, const char *const *params, int nreq, const Expr **out)
+bool lower_bind_args(Lower *L, Call *c, const char *const *params, int nreq, const Expr **out)
 {
     Program *p = P(L);
     int n = 0;
@@ -232,7 +221,7 @@ static Ref call_ufunc(Lower *L, Call *c, int f)
         }
     }
     const Expr *a[3];
-    if (!bind_args(L, c, params, u->nin, a))
+    if (!lower_bind_args(L, c, params, u->nin, a))
         return 0;
     Ref r[3];
     for (int i = 0; i < u->nin; i++)
@@ -244,7 +233,7 @@ static Ref call_reduce(Lower *L, Call *c, int red)
 {
     static const char *const params[] = { "a", "axis", "keepdims", NULL };
     const Expr *a[3];
-    if (!bind_args(L, c, params, 1, a))
+    if (!lower_bind_args(L, c, params, 1, a))
         return 0;
     Ref x = lower_expr(L, a[0]);
     bool keepdims = false;
@@ -268,7 +257,7 @@ static Ref call_matmul(Lower *L, Call *c, int is_dot)
 {
     static const char *const params[] = { "a", "b", NULL };
     const Expr *a[2];
-    if (!bind_args(L, c, params, 2, a))
+    if (!lower_bind_args(L, c, params, 2, a))
         return 0;
     Ref x = lower_expr(L, a[0]), y = lower_expr(L, a[1]);
     if (!x || !y)
@@ -283,7 +272,7 @@ static Ref call_outer(Lower *L, Call *c, int unused)
 {
     static const char *const params[] = { "a", "b", NULL };
     const Expr *a[2];
-    if (!bind_args(L, c, params, 2, a))
+    if (!lower_bind_args(L, c, params, 2, a))
         return 0;
     Program *p = P(L);
     Ref x = lower_expr(L, a[0]), y = lower_expr(L, a[1]);
@@ -308,7 +297,7 @@ static Ref call_transpose(Lower *L, Call *c, int unused)
             axes_list[naxes++] = c->pos[i];
     } else {
         static const char *const params[] = { "a", "axes", NULL };
-        if (!bind_args(L, c, params, 1, a))
+        if (!lower_bind_args(L, c, params, 1, a))
             return 0;
         if (a[1] && (a[1]->kind == EXPR_TUPLE || a[1]->kind == EXPR_LIST))
             for (int i = 0; i < a[1]->args.n && naxes < MAX_ARGS; i++)
@@ -327,7 +316,7 @@ static Ref call_transpose(Lower *L, Call *c, int unused)
     uint32_t seen = 0;
     for (int k = 0; k < naxes; k++) {
         uint32_t before = seen;
-        if (!one_axis(L, axes_list[k], ndim, &seen))
+        if (!lower_one_axis(L, axes_list[k], ndim, &seen))
             return 0;
         perm[k] = __builtin_ctz(seen ^ before);
     }
@@ -338,7 +327,7 @@ static Ref call_clip(Lower *L, Call *c, int unused)
 {
     static const char *const params[] = { "a", "a_min", "a_max", NULL };
     const Expr *a[3];
-    if (!bind_args(L, c, params, 3, a))
+    if (!lower_bind_args(L, c, params, 3, a))
         return 0;
     Program *p = P(L);
     Ref x = lower_expr(L, a[0]), lo = lower_expr(L, a[1]), hi = lower_expr(L, a[2]);
@@ -351,7 +340,7 @@ static Ref call_astype(Lower *L, Call *c, int unused)
     static const char *const params[] = { "a", "dtype", NULL };
     const Expr *a[2];
     npx_dtype t;
-    if (!bind_args(L, c, params, 2, a) || !lower_dtype(L, a[1], &t))
+    if (!lower_bind_args(L, c, params, 2, a) || !lower_dtype(L, a[1], &t))
         return 0;
     return build_cast(P(L), c->call->span, lower_expr(L, a[0]), t);
 }
@@ -374,7 +363,7 @@ static Ref call_zeros(Lower *L, Call *c, int one)
     static const char *const params[] = { "shape", "dtype", NULL };
     const Expr *a[2];
     Shape s;
-    if (!bind_args(L, c, params, 1, a) || !lower_shape(L, a[0], &s))
+    if (!lower_bind_args(L, c, params, 1, a) || !lower_shape(L, a[0], &s))
         return 0;
     Ref v = build_literal(P(L), c->call->span, NPX_F64, one, one, true);
     return fill(L, c, &s, v, a[1], NPX_F64);
@@ -385,7 +374,7 @@ static Ref call_full(Lower *L, Call *c, int unused)
     static const char *const params[] = { "shape", "fill_value", "dtype", NULL };
     const Expr *a[3];
     Shape s;
-    if (!bind_args(L, c, params, 2, a) || !lower_shape(L, a[0], &s))
+    if (!lower_bind_args(L, c, params, 2, a) || !lower_shape(L, a[0], &s))
         return 0;
     Ref v = lower_expr(L, a[1]);
     if (!v)
@@ -400,7 +389,7 @@ static Ref call_like(Lower *L, Call *c, int which)
     static const char *const p2[] = { "a", "dtype", NULL };
     static const char *const p3[] = { "a", "fill_value", "dtype", NULL };
     const Expr *a[3];
-    if (!bind_args(L, c, which == 2 ? p3 : p2, which == 2 ? 2 : 1, a))
+    if (!lower_bind_args(L, c, which == 2 ? p3 : p2, which == 2 ? 2 : 1, a))
         return 0;
     Ref x = lower_expr(L, a[0]);
     Ref v = which == 2 ? lower_expr(L, a[1]) : build_literal(P(L), c->call->span, NPX_F64, which, which, true);
@@ -418,7 +407,7 @@ static Ref call_like(Lower *L, Call *c, int which)
     return fill(L, c, &s, v, a[1], t);
 }
 
-static bool number(Lower *L, const Expr *e, double *out, bool *is_float)
+static bool lower_number(Lower *L, const Expr *e, double *out, bool *is_float)
 {
     int64_t n;
     if (e->kind == EXPR_FLOAT || (e->kind == EXPR_UNARY && e->op == AST_NEG && e->lhs->kind == EXPR_FLOAT)) {
@@ -437,19 +426,19 @@ static Ref call_arange(Lower *L, Call *c, int unused)
     static const char *const params[] = { "start", "stop", "step", "dtype", NULL };
     const Expr *a[4];
     Program *p = P(L);
-    if (!bind_args(L, c, params, 1, a))
+    if (!lower_bind_args(L, c, params, 1, a))
         return 0;
     const Expr *start = a[1] ? a[0] : NULL, *stop = a[1] ? a[1] : a[0];
     double v0 = 0, v1 = 0, step = 1;
     bool is_float = false;
     npx_dtype t;
     Dim n;
-    if ((start && !number(L, start, &v0, &is_float)) || (a[2] && !number(L, a[2], &step, &is_float)))
+    if ((start && !lower_number(L, start, &v0, &is_float)) || (a[2] && !lower_number(L, a[2], &step, &is_float)))
         return 0;
     if (!start && !a[2] && stop->kind != EXPR_FLOAT && lower_dim(L, stop, &n)) {
         t = NPX_I64;                              /* arange(n), n possibly x.shape[0] */
     } else {
-        if (p->diag->errors || !number(L, stop, &v1, &is_float))
+        if (p->diag->errors || !lower_number(L, stop, &v1, &is_float))
             return 0;
         if (step == 0) {
             diag_error(p->diag, a[2]->span, "arange: step must not be zero");
@@ -469,7 +458,7 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     static const char *const params[] = { "x", "weights", "minlength", NULL };
     const Expr *a[3];
     int64_t minlength = 0;
-    if (!bind_args(L, c, params, 1, a) || (a[2] && !lower_const_int(L, a[2], &minlength)))
+    if (!lower_bind_args(L, c, params, 1, a) || (a[2] && !lower_const_int(L, a[2], &minlength)))
         return 0;
     if (minlength < 0) {
         diag_error(P(L)->diag, a[2]->span, "minlength must be non-negative");
@@ -499,10 +488,11 @@ static Ref call_later(Lower *L, Call *c, int unused)
     X(zeros, call_zeros, 0) X(ones, call_zeros, 1) X(full, call_full, 0)                       \
     X(zeros_like, call_like, 0) X(ones_like, call_like, 1) X(full_like, call_like, 2)          \
     X(arange, call_arange, 0) X(bincount, call_bincount, 0)                                    \
+    X(var, call_var, 0) X(std, call_var, 1) X(eye, call_eye, 0) X(linspace, call_linspace, 0)   \
+    X(swapaxes, call_swapaxes, 0) X(expand_dims, call_expand_dims, 0)                          \
+    X(broadcast_to, call_broadcast_to, 0)                                                      \
     X(reshape, call_later, 0) X(concatenate, call_later, 0) X(stack, call_later, 0)            \
-    X(var, call_later, 0) X(std, call_later, 0) X(cumsum, call_later, 0)                       \
-    X(linspace, call_later, 0) X(eye, call_later, 0) X(expand_dims, call_later, 0)             \
-    X(squeeze, call_later, 0) X(broadcast_to, call_later, 0) X(swapaxes, call_later, 0)        \
+    X(cumsum, call_later, 0) X(squeeze, call_later, 0)                                         \
     X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_later, 0)                    \
     X(einsum, call_later, 0) X(ravel, call_later, 0) X(flatten, call_later, 0)
 
@@ -644,7 +634,7 @@ static Ref lower_index(Lower *L, const Expr *e)
     if (o->kind == EXPR_ATTR && strcmp(o->name, "shape") == 0 && e->args.n == 1) {
         Ref x = lower_expr(L, o->obj);
         uint32_t axis = 0;
-        if (!x || !one_axis(L, e->args.v[0], V(p, x)->shape.ndim, &axis))
+        if (!x || !lower_one_axis(L, e->args.v[0], V(p, x)->shape.ndim, &axis))
             return 0;
         Dim d = V(p, x)->shape.d[__builtin_ctz(axis)];
         if (!DIM_IS_SYM(d))

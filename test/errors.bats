@@ -111,3 +111,7 @@ load test_helper
 @test "max, min, argmax and argmin over a literal empty axis are NumPy's errors at compile time" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/empty_reduction.npx"
 }
+
+@test "mistakes with swapaxes, broadcast_to, expand_dims, linspace, var, std and eye are located" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/shape_functions.npx"
+}

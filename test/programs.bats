@@ -191,3 +191,15 @@ load test_helper
 @test "results of 4 MiB and more, stored a strip at a time with streaming stores, match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/streamed_stores.npx"
 }
+
+@test "var and std match NumPy on every axis form, with ddof and keepdims, for floats, integers and bools" {
+    check_program "$BATS_TEST_DIRNAME/programs/var_std.npx"
+}
+
+@test "eye and linspace match NumPy, the last point of linspace and integer dtypes included" {
+    check_program "$BATS_TEST_DIRNAME/programs/creation_more.npx"
+}
+
+@test "swapaxes, expand_dims and broadcast_to read their arrays as NumPy's views do" {
+    check_program "$BATS_TEST_DIRNAME/programs/shape_views.npx"
+}

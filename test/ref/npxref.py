@@ -416,6 +416,7 @@ def save(path, value):
 def run(prog, given, seed, sizes, trace_dir):
     inputs = load_inputs(prog, given, seed, sizes)
     env = Namespace()
+    env.update(sizes)                    # a size symbol is a Python int where a value goes
     trace = Tracer(prog.path, trace_dir)
     for st in prog.stmts:
         kind, line, text, name = st[:4]

@@ -1,0 +1,164 @@
+/* lower_composite.c: NumPy functions that NumPy itself computes through
+ * other operations, lowered to those same operations so that they fuse like
+ * any other code and round as NumPy's do: var and std (numpy/_core/
+ * _methods.py), eye, linspace (numpy/_core/function_base.py). */
+#include <math.h>
+#include "lower.h"
+
+static Program *P(Lower *L) { return L->p; }
+
+static Ref int_literal(Program *p, Span span, int64_t v)
+{
+    return build_literal(p, span, NPX_I64, v, (double)v, true);
+}
+
+/* var(a, axis, ddof, keepdims): the mean (kept as a size-1 axis), the sum
+ * of squared deviations from it, divided by max(n - ddof, 0) as a Python int
+ * (so float32 stays float32; integers and bools give float64, as in NumPy).
+ * std is its square root. */
+Ref call_var(Lower *L, Call *c, int is_std)
+{
+    static const char *const params[] = { "a", "axis", "dtype", "out", "ddof", "keepdims", NULL };
+    const Expr *a[6];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 1, a))
+        return 0;
+    for (int i = 2; i <= 3; i++)
+        if (a[i]) {
+            diag_error(p->diag, a[i]->span, "%s(): '%s=' is not supported", c->fname, params[i]);
+            return 0;
+        }
+    int64_t ddof = 0;
+    bool keepdims = false;
+    if ((a[4] && !lower_const_int(L, a[4], &ddof)) || (a[5] && !lower_bool_flag(L, a[5], &keepdims)))
+        return 0;
+    Ref x = lower_expr(L, a[0]);
+    uint32_t axes;
+    if (!x || !lower_axes(L, a[1], V(p, x)->shape.ndim, &axes))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    const Shape *in = &V(p, x)->shape;
+    Shape counted = { 0, { 0 } };
+    for (int k = 0; k < in->ndim; k++)
+        if (axes >> k & 1)
+            counted.d[counted.ndim++] = in->d[k];
+    Ref mean = build_reduce(p, sp, RED_mean, x, axes, true);
+    Ref dev = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ x, mean }, 2, false);
+    Ref squared = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ dev, dev }, 2, false);
+    Ref total = build_reduce(p, sp, RED_sum, squared, axes, keepdims);
+    Ref n = counted.ndim ? build_dimval(p, sp, &counted) : int_literal(p, sp, 1);
+    Ref dof = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ n, int_literal(p, sp, ddof) }, 2, true);
+    dof = build_ufunc(p, at, sp, UF_maximum, (Ref[]){ dof, int_literal(p, sp, 0) }, 2, true);
+    Ref var = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ total, dof }, 2, false);
+    return is_std ? build_ufunc(p, at, sp, UF_sqrt, &var, 1, false) : var;
+}
+
+/* eye(N, M, k, dtype): 1 where column - row == k. */
+Ref call_eye(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "N", "M", "k", "dtype", NULL };
+    const Expr *a[4];
+    Program *p = P(L);
+    Dim n, m;
+    int64_t k = 0;
+    npx_dtype t = NPX_F64;
+    if (!lower_bind_args(L, c, params, 1, a) || !lower_dim(L, a[0], &n))
+        return 0;
+    m = n;
+    if ((a[1] && a[1]->kind != EXPR_NONE && !lower_dim(L, a[1], &m)) || (a[2] && !lower_const_int(L, a[2], &k)) ||
+        (a[3] && !lower_dtype(L, a[3], &t)))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref row = build_expand(p, sp, build_arange(p, sp, NPX_I64, 0, 1, n), 2u, 2);   /* arange(N)[:, None] */
+    Ref col = build_arange(p, sp, NPX_I64, 0, 1, m);
+    Ref diagonal = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ col, row }, 2, false);
+    Ref on = build_ufunc(p, at, sp, UF_equal, (Ref[]){ diagonal, int_literal(p, sp, k) }, 2, false);
+    return build_cast(p, sp, on, t);
+}
+
+/* The value of a Python number, possibly computed from others (2 * np.pi):
+ * false when r is anything else. */
+static bool fold_number(const Program *p, Ref r, double *out)
+{
+    const Value *v = &p->vals[r];
+    double a, b;
+    if (!v->weak || v->dtype == NPX_BOOL)
+        return false;
+    if (v->kind == IR_LITERAL) {
+        *out = dtype_is_float(v->dtype) ? v->fval : (double)v->ival;
+        return true;
+    }
+    if (v->kind != IR_UFUNC || !fold_number(p, v->args[0], &a) || (v->nargs > 1 && !fold_number(p, v->args[1], &b)))
+        return false;
+    switch (v->ufunc) {
+    case UF_negative: *out = -a; return true;
+    case UF_positive: *out = a; return true;
+    case UF_add: *out = a + b; return true;
+    case UF_subtract: *out = a - b; return true;
+    case UF_multiply: *out = a * b; return true;
+    case UF_true_divide: *out = a / b; return b != 0;
+    default: return false;
+    }
+}
+
+static bool constant_number(Lower *L, const Expr *e, double *out)
+{
+    Ref r = lower_expr(L, e);
+    if (!r)
+        return false;
+    if (fold_number(P(L), r, out))
+        return true;
+    const Value *v = V(P(L), r);
+    diag_error(P(L)->diag, e->span, "linspace(): start and stop must be numbers here, not %s",
+               shape_str(P(L), &v->shape, v->dtype, v->weak));
+    return false;
+}
+
+/* linspace(start, stop, num, endpoint, dtype) of two numbers: as NumPy,
+ * arange(num) * step + start with step = (stop - start) / div, div = num - 1
+ * (num without endpoint; a div of 0 multiplies by the distance instead), the
+ * last element set to stop when endpoint and num > 1, and integer dtypes
+ * floored before the cast. */
+Ref call_linspace(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "start", "stop", "num", "endpoint", "retstep", "dtype", "axis", NULL };
+    const Expr *a[7];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    for (int i = 4; i <= 6; i += 2)
+        if (a[i]) {
+            diag_error(p->diag, a[i]->span, "linspace(): '%s=' is not supported", params[i]);
+            return 0;
+        }
+    double start, stop;
+    bool endpoint = true;
+    Dim num = 50;
+    npx_dtype t = NPX_F64;
+    if (!constant_number(L, a[0], &start) || !constant_number(L, a[1], &stop) ||
+        (a[2] && !lower_dim(L, a[2], &num)) || (a[3] && !lower_bool_flag(L, a[3], &endpoint)) ||
+        (a[5] && !lower_dtype(L, a[5], &t)))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref i = build_arange(p, sp, NPX_I64, 0, 1, num);
+    Ref count = DIM_IS_SYM(num) ? build_dimval(p, sp, &(Shape){ 1, { num } }) : int_literal(p, sp, num);
+    Ref div = endpoint ? build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true) : count;
+    div = build_ufunc(p, at, sp, UF_maximum, (Ref[]){ div, int_literal(p, sp, 1) }, 2, true);
+    Ref delta = build_literal(p, sp, NPX_F64, 0, stop - start, true);
+    Ref step = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ delta, div }, 2, true);
+    Ref y = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ i, step }, 2, false);
+    y = build_ufunc(p, at, sp, UF_add, (Ref[]){ y, build_literal(p, sp, NPX_F64, 0, start, true) }, 2, false);
+    if (endpoint) {                      /* y[-1] = stop, when there are two or more */
+        Ref last = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true);
+        Ref is_last = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, last }, 2, false);
+        Ref not_first = build_ufunc(p, at, sp, UF_greater, (Ref[]){ i, int_literal(p, sp, 0) }, 2, false);
+        Ref set = build_ufunc(p, at, sp, UF_logical_and, (Ref[]){ is_last, not_first }, 2, false);
+        Ref to = build_literal(p, sp, NPX_F64, 0, stop, true);
+        y = build_ufunc(p, at, sp, UF_where, (Ref[]){ set, to, y }, 3, false);
+    }
+    if (dtype_is_int(t))
+        y = build_ufunc(p, at, sp, UF_floor, &y, 1, false);
+    return t == NPX_F64 ? y : build_cast(p, sp, y, t);
+}
