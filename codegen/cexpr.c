@@ -9,6 +9,7 @@
 #include "target.h"
 
 static Arena *A(Emitter *e) { return e->p->arena; }
+static const char *paren(Emitter *e, const char *s);
 
 const char *cx_dim(Emitter *e, Dim d)
 {
@@ -43,7 +44,7 @@ const char *cx_flat(Emitter *e, const Shape *s, Idx idx)
         if (strcmp(idx[k], "0") == 0)
             continue;
         const char *stride = cx_dims(e, s->d + k + 1, s->ndim - k - 1);
-        const char *term = strcmp(stride, "1") == 0 ? idx[k] : arena_printf(A(e), "%s * %s", idx[k], stride);
+        const char *term = strcmp(stride, "1") == 0 ? idx[k] : arena_printf(A(e), "%s * %s", paren(e, idx[k]), stride);
         sum = sum ? arena_printf(A(e), "%s + %s", sum, term) : term;
     }
     return sum ? sum : "0";
@@ -269,6 +270,35 @@ bool cx_is_flat(Emitter *e, Ref r, const Shape *s)
     return true;
 }
 
+/* The first index of axis selection x of an axis of size d: a number
+ * where it is known now, else the runtime's npx_slice_first. */
+static const char *index_first(Emitter *e, Dim d, const AxisIndex *x)
+{
+    int64_t start = x->start;
+    if (!DIM_IS_SYM(d))
+        return arena_printf(A(e), "%lld", (long long)(x->single ? (start < 0 ? start + d : start)
+                                                                  : npx_slice_first(d, start, x->step)));
+    if (start >= 0 && (x->single || x->step > 0))   /* past the end: checked, or an empty slice */
+        return arena_printf(A(e), "%lld", (long long)start);
+    if (start == NPX_NO_BOUND)
+        return x->step > 0 ? "0" : arena_printf(A(e), "%s - 1", cx_dim(e, d));
+    if (x->single || (x->step < 0 && start < 0))  /* below 0: checked, or an empty slice */
+        return arena_printf(A(e), "%s - %lld", cx_dim(e, d), -(long long)start);
+    return arena_printf(A(e), "npx_slice_first(%s, %lld, %lld)", cx_dim(e, d), (long long)start, (long long)x->step);
+}
+
+/* first + step * i, written as a person would */
+static const char *stepped(Emitter *e, const char *first, int64_t step, const char *i)
+{
+    bool zero = strcmp(first, "0") == 0;
+    const char *by = step == 1 || step == -1 ? i : arena_printf(A(e), "%lld * %s", (long long)(step < 0 ? -step : step), i);
+    if (zero && step > 0)
+        return by;
+    if (zero)
+        return arena_printf(A(e), "-%s", by);
+    return arena_printf(A(e), "%s %s %s", first, step < 0 ? "-" : "+", by);
+}
+
 static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
 {
     const Value *v = V(e->p, r);
@@ -291,6 +321,13 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
         for (int k = 0, j = 0; k < v->shape.ndim; k++)
             if (!(v->axes >> k & 1))
                 o[j++] = idx[k];
+        return cx_value(e, v->args[0], o, v->dtype);
+    case IR_INDEX:
+        for (int k = 0, j = 0; k < a->shape.ndim; k++) {
+            const AxisIndex *x = &v->sel[k];
+            const char *first = index_first(e, a->shape.d[k], x);
+            o[k] = x->single ? first : stepped(e, first, x->step, idx[j++]);
+        }
         return cx_value(e, v->args[0], o, v->dtype);
     default:
         fprintf(stderr, "npxc: internal error: value %%%d is neither stored nor inline\n", r);

@@ -33,6 +33,13 @@ static void emit_checks(Emitter *e, const IrStmt *st)
 {
     for (int i = 0; i < st->nchecks; i++) {
         const SizeCheck *c = &st->checks[i];
+        if (c->index_check) {
+            const char *n = cx_dim(e, c->a);
+            emit_line(e, c->b >= 0 ? "if (%s <= %lld)" : "if (%s < %lld)", n, (long long)(c->b >= 0 ? c->b : -c->b));
+            emit_line(e, "    npx_runtime_error(st, %d, \"%s with size %%lld (%s)\", (long long)%s);", st->line, c->what,
+                      dim_str(e->p, c->a), n);
+            continue;
+        }
         Dim sym = DIM_IS_SYM(c->a) ? c->a : c->b, other = sym == c->a ? c->b : c->a;
         const char *s = cx_dim(e, sym), *o = cx_dim(e, other);
         emit_line(e, "if (%s != %s)", s, o);
@@ -128,6 +135,47 @@ static void emit_row_group(Emitter *e, const RowGroup *g)
         emit_trace_and_frees(e, &p->stmts[s]);
 }
 
+static bool shape_has(const Shape *s, int sym)
+{
+    for (int k = 0; k < s->ndim; k++)
+        if (s->d[k] == DIM_SYM(sym))
+            return true;
+    return false;
+}
+
+/* Is the slice length `sym` read by the generated code: in the shape of a
+ * value that is computed or read, in a size, a check or another length? */
+static bool sym_read(const Program *p, int sym)
+{
+    if (p->syms[sym].kind != SYM_SLICE)
+        return false;
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *v = &p->vals[r];
+        if ((v->materialize || v->uses) && (shape_has(&v->shape, sym) || shape_has(&v->dims, sym)))
+            return true;
+    }
+    for (int s = 0; s < p->nstmts; s++)
+        for (int i = 0; i < p->stmts[s].nchecks; i++)
+            if (p->stmts[s].checks[i].a == DIM_SYM(sym) || p->stmts[s].checks[i].b == DIM_SYM(sym))
+                return true;
+    for (int i = sym + 1; i < p->nsyms; i++)
+        if (p->syms[i].base == DIM_SYM(sym) && sym_read(p, i))
+            return true;
+    return false;
+}
+
+/* const int64_t B_1 = npx_slice_len(B, 1, NPX_NO_BOUND, 1);   B-1 */
+static void emit_slice_length(Emitter *e, const Sym *s)
+{
+    const char *bound[2];
+    for (int i = 0; i < 2; i++) {
+        int64_t b = i ? s->stop : s->start;
+        bound[i] = b == NPX_NO_BOUND ? "NPX_NO_BOUND" : arena_printf(e->p->arena, "%lld", (long long)b);
+    }
+    emit_line(e, "const int64_t %s = npx_slice_len(%s, %s, %s, %lld); /* %s */", s->cvar, cx_dim(e, s->base), bound[0],
+              bound[1], (long long)s->step, s->name);
+}
+
 static void emit_run(Emitter *e)
 {
     Program *p = e->p;
@@ -135,6 +183,9 @@ static void emit_run(Emitter *e)
     for (int i = 0; i < p->nsyms; i++)
         if (p->syms[i].kind == SYM_INPUT)
             emit_line(e, "const int64_t %s = st->sym[%d];", p->syms[i].cvar, p->syms[i].input_index);
+    for (int i = 0; i < p->nsyms; i++)
+        if (sym_read(p, i))
+            emit_slice_length(e, &p->syms[i]);
     e->t->begin_run(e);
     for (int s = 0; s < p->nstmts; s++) {
         const RowGroup *g = p->stmts[s].group ? &p->groups[p->stmts[s].group] : NULL;

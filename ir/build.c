@@ -40,11 +40,11 @@ static bool dims_agree(Program *p, Dim a, Dim b, Dim *out, Span at)
     if (!DIM_IS_SYM(a) && !DIM_IS_SYM(b))
         return false;
     /* Two different input symbols name different axes: a bug the user wants
-     * to hear about now. A symbol against a literal, or a size only known from
-     * the data, is checked when the program runs. */
-    bool data = (DIM_IS_SYM(a) && p->syms[DIM_SYMNO(a)].kind == SYM_DATA) ||
-                (DIM_IS_SYM(b) && p->syms[DIM_SYMNO(b)].kind == SYM_DATA);
-    if (DIM_IS_SYM(a) && DIM_IS_SYM(b) && !data)
+     * to hear about now. A symbol against a literal, or a size computed from
+     * the data or from a slice, is checked when the program runs. */
+    bool derived = (DIM_IS_SYM(a) && p->syms[DIM_SYMNO(a)].kind != SYM_INPUT) ||
+                   (DIM_IS_SYM(b) && p->syms[DIM_SYMNO(b)].kind != SYM_INPUT);
+    if (DIM_IS_SYM(a) && DIM_IS_SYM(b) && !derived)
         return false;
     *out = DIM_IS_SYM(a) ? b : a;        /* prefer the literal */
     ir_add_check(p, p->nstmts - 1, a, b, at, "operands could not be broadcast together");
@@ -259,6 +259,22 @@ Ref build_expand(Program *p, Span span, Ref a, uint32_t new_axes, int ndim)
         s.d[k] = new_axes >> k & 1 ? 1 : in->d[j++];
     Ref r = build_view(p, IR_EXPAND, span, a, &s);
     V(p, r)->axes = new_axes;
+    return r;
+}
+
+/* a[index]: the axes that a slice keeps, in order, each as long as its
+ * slice; an integer index drops its axis. */
+Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index)
+{
+    if (!a)
+        return 0;
+    const Shape *in = &V(p, a)->shape;
+    Shape s = { 0, { 0 } };
+    for (int k = 0; k < in->ndim; k++)
+        if (!index[k].single)
+            s.d[s.ndim++] = ir_slice_dim(p, in->d[k], index[k].start, index[k].stop, index[k].step);
+    Ref r = build_view(p, IR_INDEX, span, a, &s);
+    memcpy(V(p, r)->sel, index, sizeof(AxisIndex) * (size_t)in->ndim);
     return r;
 }
 

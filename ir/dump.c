@@ -5,8 +5,24 @@ static const char *const kind_name[] = {
     [IR_INPUT] = "input", [IR_LITERAL] = "literal", [IR_DIMVAL] = "size", [IR_UFUNC] = "ufunc",
     [IR_CAST] = "astype", [IR_BROADCAST] = "broadcast", [IR_TRANSPOSE] = "transpose",
     [IR_EXPAND] = "newaxis", [IR_REDUCE] = "reduce", [IR_MATMUL] = "matmul", [IR_ARANGE] = "arange",
-    [IR_BINCOUNT] = "bincount",
+    [IR_BINCOUNT] = "bincount", [IR_INDEX] = "index",
 };
+
+static void dump_axis_index(FILE *out, const char *sep, const AxisIndex *x)
+{
+    fprintf(out, "%s", sep);
+    if (x->single) {
+        fprintf(out, "%lld", (long long)x->start);
+        return;
+    }
+    if (x->start != NPX_NO_BOUND)
+        fprintf(out, "%lld", (long long)x->start);
+    fprintf(out, ":");
+    if (x->stop != NPX_NO_BOUND)
+        fprintf(out, "%lld", (long long)x->stop);
+    if (x->step != 1)
+        fprintf(out, ":%lld", (long long)x->step);
+}
 
 static void dump_value(FILE *out, Program *p, Ref r)
 {
@@ -31,6 +47,12 @@ static void dump_value(FILE *out, Program *p, Ref r)
         fprintf(out, ")");
         break;
     case IR_BINCOUNT: fprintf(out, " minlength=%lld", (long long)v->ival); break;
+    case IR_INDEX:
+        fprintf(out, " [");
+        for (int k = 0; k < p->vals[v->args[0]].shape.ndim; k++)
+            dump_axis_index(out, k ? ", " : "", &v->sel[k]);
+        fprintf(out, "]");
+        break;
     case IR_MATMUL:
         if (v->scale != 1)
             fprintf(out, " scale=%.17g", v->scale);

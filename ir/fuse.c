@@ -2,7 +2,7 @@
  * ("materialized") and which are computed inline, inside the loop of their
  * one user. Elementwise work feeding elementwise work or a reduction is fused
  * into that loop; -O0 gives every operation its own loop. Views (transpose,
- * broadcast, new axes) and scalars known in advance need no storage. */
+ * broadcast, new axes, indexing) and scalars known in advance need no storage. */
 #include "ir.h"
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
@@ -64,6 +64,7 @@ void ir_fuse(Program *p)
         case IR_BROADCAST:
         case IR_TRANSPOSE:
         case IR_EXPAND:
+        case IR_INDEX:
             v->materialize = named[r];
             break;
         case IR_UFUNC:

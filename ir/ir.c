@@ -27,6 +27,7 @@ const char *ir_op_name(const Value *v)
     case IR_BROADCAST: return "broadcast";
     case IR_TRANSPOSE: return "transpose";
     case IR_EXPAND: return "newaxis";
+    case IR_INDEX: return "index";
     default: return NULL;
     }
 }
@@ -66,10 +67,63 @@ void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *wha
 {
     IrStmt *s = &p->stmts[stmt];
     for (int i = 0; i < s->nchecks; i++)
-        if ((s->checks[i].a == a && s->checks[i].b == b) || (s->checks[i].a == b && s->checks[i].b == a))
+        if (!s->checks[i].index_check &&
+            ((s->checks[i].a == a && s->checks[i].b == b) || (s->checks[i].a == b && s->checks[i].b == a)))
             return;
     s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
-    s->checks[s->nchecks++] = (SizeCheck){ a, b, span, what };
+    s->checks[s->nchecks++] = (SizeCheck){ a, b, span, what, false };
+}
+
+void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span)
+{
+    IrStmt *s = &p->stmts[stmt];
+    const char *what = arena_printf(p->arena, "index %lld is out of bounds for axis %d", (long long)index, axis);
+    s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
+    s->checks[s->nchecks++] = (SizeCheck){ size, index, span, what, true };
+}
+
+Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step)
+{
+    if (!DIM_IS_SYM(base))
+        return npx_slice_len(base, start, stop, step);
+    if (start == NPX_NO_BOUND && stop == NPX_NO_BOUND && (step == 1 || step == -1))
+        return base;
+    const Sym *b = &p->syms[DIM_SYMNO(base)];
+    char text[96];
+    if (step == 1 && (start == NPX_NO_BOUND || start >= 0) && (stop == NPX_NO_BOUND || stop < 0)) {
+        /* base[s:-k] has max(base - s - k, 0) elements, as base[s + k:] */
+        start = (start == NPX_NO_BOUND ? 0 : start) + (stop == NPX_NO_BOUND ? 0 : -stop);
+        stop = NPX_NO_BOUND;
+        if (b->kind == SYM_SLICE && b->step == 1 && b->stop == NPX_NO_BOUND) {
+            start += b->start;                   /* (B-1)[1:] is B-2 */
+            base = b->base;
+            b = &p->syms[DIM_SYMNO(base)];
+        }
+        if (start == 0)
+            return base;
+        snprintf(text, sizeof text, "%s-%lld", b->name, (long long)start);
+    } else {
+        char lo[24] = "", hi[24] = "", by[24] = "";
+        if (start != NPX_NO_BOUND)
+            snprintf(lo, sizeof lo, "%lld", (long long)start);
+        if (stop != NPX_NO_BOUND)
+            snprintf(hi, sizeof hi, "%lld", (long long)stop);
+        if (step != 1)
+            snprintf(by, sizeof by, ":%lld", (long long)step);
+        snprintf(text, sizeof text, "%s[%s:%s%s]", b->name, lo, hi, by);
+    }
+    for (int i = 0; i < p->nsyms; i++) {
+        const Sym *o = &p->syms[i];
+        if (o->kind == SYM_SLICE && o->base == base && o->start == start && o->stop == stop && o->step == step)
+            return DIM_SYM(i);
+    }
+    int i = ir_add_sym(p, arena_strdup(p->arena, text), SYM_SLICE);
+    Sym *n = &p->syms[i];
+    n->base = base;
+    n->start = start;
+    n->stop = stop;
+    n->step = step;
+    return DIM_SYM(i);
 }
 
 const char *dim_str(Program *p, Dim d)

@@ -11,6 +11,7 @@
 #include "../common/arena.h"
 #include "../common/diag.h"
 #include "../runtime/npx_rt.h"
+#include "../runtime/npx_math.h"   /* Python's slice rules, shared with generated code */
 #include "ufuncs.h"
 
 typedef int32_t Ref;             /* index into Program.vals; 0 is "none" */
@@ -29,14 +30,24 @@ typedef struct {
 typedef enum {
     SYM_INPUT,      /* bound at run time from the inputs or --dim: B, V */
     SYM_DATA,       /* known only after a computation: ?bincount */
+    SYM_SLICE,      /* the length of a slice of an axis whose size is a symbol: B-1, B[::2] */
 } SymKind;
 
 typedef struct {
-    const char *name;            /* as shown to the user: "B", "?bincount" */
-    const char *cvar;            /* the C variable holding it: "B", "counts_len" */
+    const char *name;            /* as shown to the user: "B", "?bincount", "B-1" */
+    const char *cvar;            /* the C variable holding it: "B", "counts_len", "B_1" */
     SymKind kind;
     int input_index;             /* SYM_INPUT: position in the runtime's sym[] */
+    Dim base;                    /* SYM_SLICE: len(range(base)[start:stop:step]), */
+    int64_t start, stop, step;   /* npx_math.h's npx_slice_len */
 } Sym;
+
+/* What an index does to one axis of an array: picks one element (the axis
+ * is gone) or a slice. Bounds as written, NPX_NO_BOUND where absent. */
+typedef struct {
+    bool single;                 /* an integer index, in start */
+    int64_t start, stop, step;
+} AxisIndex;
 
 /* Reductions: X(name, flags). */
 #define REDUCTIONS(X) \
@@ -60,6 +71,8 @@ typedef enum {
     IR_BROADCAST,   /* args[0] viewed with a bigger shape (zeros, full, broadcast_to) */
     IR_TRANSPOSE,   /* args[0] viewed with its axes permuted: axis k of this is perm[k] */
     IR_EXPAND,      /* args[0] viewed with new size-1 axes where `axes` has bits (outer) */
+    IR_INDEX,       /* args[0][sel[0], sel[1], ...], one AxisIndex per axis of args[0]:
+                       integers and slices (basic indexing; None is an IR_EXPAND of it) */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
                        keepdims keeps them as size 1. argmax/argmin: one axis or all */
     IR_MATMUL,      /* args[0] @ args[1], each 1-D or 2-D, NumPy's rules */
@@ -83,6 +96,7 @@ typedef struct {
     uint32_t axes;               /* REDUCE: reduced axes of args[0] */
     bool keepdims;               /* REDUCE */
     int perm[NPX_MAX_RANK];      /* TRANSPOSE */
+    AxisIndex sel[NPX_MAX_RANK];     /* INDEX: what it does to each axis of args[0] */
     int64_t ival;                /* LITERAL (bool/int), BINCOUNT minlength, ARANGE int start */
     double fval;                 /* LITERAL (float), ARANGE float start */
     double step;                 /* ARANGE step */
@@ -106,11 +120,13 @@ typedef enum {
     ST_ASSIGN,      /* name = expr         value is the result */
 } IrStmtKind;
 
-/* A run-time check that two sizes agree, emitted before the statement. */
+/* A run-time check, emitted before the statement: that two sizes agree, or
+ * (index_check) that an integer index b fits an axis of size a. */
 typedef struct {
     Dim a, b;
     Span span;
     const char *what;            /* "operands could not be broadcast together: ..." */
+    bool index_check;            /* what: "index 3 is out of bounds for axis 0" */
 } SizeCheck;
 
 typedef struct {
@@ -173,6 +189,10 @@ Ref ir_new(Program *p, IrKind kind, Span span);
 static inline Value *V(Program *p, Ref r) { return &p->vals[r]; }
 int ir_add_sym(Program *p, const char *name, SymKind kind);
 void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what);
+void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span);
+/* The length of base[start:stop:step] as a Dim: a literal when base is one,
+ * else a SYM_SLICE symbol, the same one for the same length. */
+Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step);
 const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* "f32[B, 784]" */
 const char *dim_str(Program *p, Dim d);
 const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */

@@ -67,5 +67,7 @@ Ref call_linspace(Lower *L, Call *c, int unused);
 Ref call_swapaxes(Lower *L, Call *c, int unused);
 Ref call_expand_dims(Lower *L, Call *c, int unused);
 Ref call_broadcast_to(Lower *L, Call *c, int unused);
+Ref call_squeeze(Lower *L, Call *c, int unused);
+Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...] */
 
 #endif

@@ -492,7 +492,7 @@ static Ref call_later(Lower *L, Call *c, int unused)
     X(swapaxes, call_swapaxes, 0) X(expand_dims, call_expand_dims, 0)                          \
     X(broadcast_to, call_broadcast_to, 0)                                                      \
     X(reshape, call_later, 0) X(concatenate, call_later, 0) X(stack, call_later, 0)            \
-    X(cumsum, call_later, 0) X(squeeze, call_later, 0)                                         \
+    X(cumsum, call_later, 0) X(squeeze, call_squeeze, 0)                                       \
     X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_later, 0)                    \
     X(einsum, call_later, 0) X(ravel, call_later, 0) X(flatten, call_later, 0)
 
@@ -641,8 +641,7 @@ static Ref lower_index(Lower *L, const Expr *e)
             return build_literal(p, e->span, NPX_I64, d, (double)d, true);
         return build_dimval(p, e->span, &(Shape){ 1, { d } });
     }
-    diag_error(p->diag, e->span, "indexing and slicing are not supported yet");
-    return 0;
+    return lower_subscript(L, e);
 }
 
 /* a ** b: NumPy refuses negative integer literal exponents of integer arrays,

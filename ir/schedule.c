@@ -78,13 +78,31 @@ static const char *op_name(const Value *v)
         const char *name;
     } readable[] = {
         { IR_MATMUL, "dot" }, { IR_BINCOUNT, "counts" }, { IR_TRANSPOSE, "transposed" },
-        { IR_BROADCAST, "filled" }, { IR_EXPAND, "filled" },
+        { IR_BROADCAST, "filled" }, { IR_EXPAND, "filled" }, { IR_INDEX, "part" },
     };
     for (size_t i = 0; i < sizeof readable / sizeof readable[0]; i++)
         if (readable[i].kind == v->kind)
             return readable[i].name;
     const char *name = ir_op_name(v);
     return name ? name : "t";
+}
+
+/* text with every run of other characters than letters and digits made one
+ * '_', none at either end */
+static const char *c_identifier(Program *p, const char *text)
+{
+    char *s = arena_strdup(p->arena, text), *o = s;
+    for (const char *c = text; *c; c++) {
+        bool word = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') || *c == '_';
+        if (word)
+            *o++ = *c;
+        else if (o > s && o[-1] != '_')
+            *o++ = '_';
+    }
+    while (o > s && o[-1] == '_')
+        o--;
+    *o = 0;
+    return s;
 }
 
 static void name_values(Program *p)
@@ -97,6 +115,9 @@ static void name_values(Program *p)
         const char *want = st->version > 1 ? arena_printf(p->arena, "%s_%d", st->name, st->version) : st->name;
         p->vals[st->value].cname = unique(p, &names, want);
     }
+    for (int i = 0; i < p->nsyms; i++)           /* B-1 is B_1 */
+        if (p->syms[i].kind == SYM_SLICE)
+            p->syms[i].cvar = unique(p, &names, c_identifier(p, p->syms[i].name));
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         if (v->materialize && !v->cname)

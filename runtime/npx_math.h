@@ -3,7 +3,8 @@
  * (never signed-overflow UB), Python's floor division and modulo, NumPy's
  * shifts, NaN-propagating maximum/minimum, sign, and float-to-int casts that
  * give what NumPy gives on x86 (INT_MIN for NaN and out of range) instead of
- * C's undefined behavior. All NPX_INLINE (static inline): free and quiet
+ * C's undefined behavior; Python's slice rules (npxc uses them too, at
+ * compile time). All NPX_INLINE (static inline): free and quiet
  * when unused, valid C11 and C++. */
 #ifndef NPX_MATH_H
 #define NPX_MATH_H
@@ -180,6 +181,31 @@ NPX_INLINE int32_t npx_f32_to_i32(float x)
 NPX_INLINE int64_t npx_f32_to_i64(float x)
 {
     return (x >= -9223372036854775808.0f && x < 9223372036854775808.0f) ? (int64_t)x : INT64_MIN;
+}
+
+/* Python's slices of an axis of n elements (PySlice_AdjustIndices): the
+ * first index a slice start:stop:step reads, and how many it reads. A bound
+ * not written is NPX_NO_BOUND; negative bounds count from the end; bounds
+ * past either end are clipped. */
+#define NPX_NO_BOUND INT64_MIN
+NPX_INLINE int64_t npx_slice_bound(int64_t n, int64_t b, int64_t step, int64_t absent)
+{
+    if (b == NPX_NO_BOUND)
+        return absent;
+    if (b < 0)
+        return b + n < 0 ? (step < 0 ? -1 : 0) : b + n;
+    return b >= n ? (step < 0 ? n - 1 : n) : b;
+}
+NPX_INLINE int64_t npx_slice_first(int64_t n, int64_t start, int64_t step)
+{
+    return npx_slice_bound(n, start, step, step < 0 ? n - 1 : 0);
+}
+NPX_INLINE int64_t npx_slice_len(int64_t n, int64_t start, int64_t stop, int64_t step)
+{
+    int64_t first = npx_slice_first(n, start, step), end = npx_slice_bound(n, stop, step, step < 0 ? -1 : n);
+    if (step < 0)
+        return end < first ? (first - end - 1) / -step + 1 : 0;
+    return first < end ? (end - first - 1) / step + 1 : 0;
 }
 
 #endif

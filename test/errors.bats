@@ -115,3 +115,7 @@ load test_helper
 @test "mistakes with swapaxes, broadcast_to, expand_dims, linspace, var, std and eye are located" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/shape_functions.npx"
 }
+
+@test "indexing mistakes are located: out of bounds, too many indices, two ellipses, a zero step" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/indexing.npx"
+}

@@ -203,3 +203,7 @@ load test_helper
 @test "swapaxes, expand_dims and broadcast_to read their arrays as NumPy's views do" {
     check_program "$BATS_TEST_DIRNAME/programs/shape_views.npx"
 }
+
+@test "indexing and slicing match NumPy: integers, every slice form, None, ..., squeeze, slices of size symbols" {
+    check_program "$BATS_TEST_DIRNAME/programs/indexing.npx"
+}

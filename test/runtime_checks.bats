@@ -33,3 +33,19 @@ load test_helper
     [[ $output == *"neg.npx:3: bincount: element 1 of the input is -497; bincount counts non-negative integers only"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/out/c.npy" ]
 }
+
+@test "an integer index past a symbolic size is NumPy's IndexError at run time, exit 3; a slice past it is empty" {
+    printf 'input x: f32[B, V]\ninput u: f32[K, 3]\noutput y, z, w\ny = x[-3, 1]\nz = x[5:, ::2] * 2.0\nw = np.squeeze(u, axis=0)\n' \
+        >"$BATS_TEST_TMPDIR/ix.npx"
+    build_program "$BATS_TEST_TMPDIR/ix.npx"
+    run -3 "$PROG" --random 1 --dim B=2 --dim V=2 --dim K=1 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"ix.npx:4: index -3 is out of bounds for axis 0 with size 2 (B)"* ]]
+    run -3 "$PROG" --random 1 --dim B=3 --dim V=1 --dim K=1 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"ix.npx:4: index 1 is out of bounds for axis 1 with size 1 (V)"* ]]
+    run -3 "$PROG" --random 1 --dim B=3 --dim V=2 --dim K=2 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"ix.npx:6: cannot select an axis to squeeze out which has size not equal to one: K is 2, not 1"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/y.npy" ]
+    run -0 "$PROG" --random 1 --dim B=3 --dim V=2 --dim K=1 -o "$BATS_TEST_TMPDIR/out"
+    "$PYTHON" -c 'import numpy as np, sys; z = np.load(sys.argv[1]); assert z.shape == (0, 1), z.shape' \
+        "$BATS_TEST_TMPDIR/out/z.npy"
+}
