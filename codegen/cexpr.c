@@ -260,7 +260,7 @@ bool cx_is_flat(Emitter *e, Ref r, const Shape *s)
         return true;
     if (memcmp(&v->shape, s, sizeof *s) != 0)
         return false;
-    if (v->materialize)
+    if (v->materialize || v->kind == IR_RESHAPE)
         return true;
     if (v->kind != IR_UFUNC && v->kind != IR_CAST)
         return false;
@@ -322,6 +322,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
             if (!(v->axes >> k & 1))
                 o[j++] = idx[k];
         return cx_value(e, v->args[0], o, v->dtype);
+    case IR_RESHAPE: return cx_load(e, v->args[0], cx_flat(e, &v->shape, idx));   /* a is stored */
     case IR_INDEX:
         for (int k = 0, j = 0; k < a->shape.ndim; k++) {
             const AxisIndex *x = &v->sel[k];

@@ -270,6 +270,8 @@ bool gemm_operand(Emitter *e, Ref r, bool is_left, GemmOperand *o)
         o->transposed = true;
         v = V(e->p, v->args[0]);
     }
+    if (v->kind == IR_RESHAPE && !v->materialize)
+        v = V(e->p, v->args[0]);              /* stored in C order: the same matrix */
     if (!v->materialize)
         return false;
     o->stored = v;

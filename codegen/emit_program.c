@@ -33,7 +33,19 @@ static void emit_checks(Emitter *e, const IrStmt *st)
 {
     for (int i = 0; i < st->nchecks; i++) {
         const SizeCheck *c = &st->checks[i];
-        if (c->index_check) {
+        if (c->kind == CHECK_DIVIDES) {
+            const char *n = cx_dim(e, c->a), *k = cx_dim(e, c->b);
+            if (DIM_IS_SYM(c->b)) {
+                emit_line(e, "if (%s == 0 || %s %% %s != 0)", k, n, k);
+                emit_line(e, "    npx_runtime_error(st, %d, \"%s: the size is %%lld, %s is %%lld\", (long long)%s, (long long)%s);",
+                          st->line, c->what, dim_str(e->p, c->b), n, k);
+            } else {
+                emit_line(e, "if (%s %% %s != 0)", n, k);
+                emit_line(e, "    npx_runtime_error(st, %d, \"%s: the size is %%lld\", (long long)%s);", st->line, c->what, n);
+            }
+            continue;
+        }
+        if (c->kind == CHECK_INDEX) {
             const char *n = cx_dim(e, c->a);
             emit_line(e, c->b >= 0 ? "if (%s <= %lld)" : "if (%s < %lld)", n, (long long)(c->b >= 0 ? c->b : -c->b));
             emit_line(e, "    npx_runtime_error(st, %d, \"%s with size %%lld (%s)\", (long long)%s);", st->line, c->what,
@@ -147,7 +159,7 @@ static bool shape_has(const Shape *s, int sym)
  * value that is computed or read, in a size, a check or another length? */
 static bool sym_read(const Program *p, int sym)
 {
-    if (p->syms[sym].kind != SYM_SLICE)
+    if (p->syms[sym].kind == SYM_INPUT || p->syms[sym].kind == SYM_DATA)
         return false;
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = &p->vals[r];
@@ -159,14 +171,25 @@ static bool sym_read(const Program *p, int sym)
             if (p->stmts[s].checks[i].a == DIM_SYM(sym) || p->stmts[s].checks[i].b == DIM_SYM(sym))
                 return true;
     for (int i = sym + 1; i < p->nsyms; i++)
-        if (p->syms[i].base == DIM_SYM(sym) && sym_read(p, i))
+        if ((p->syms[i].base == DIM_SYM(sym) || p->syms[i].divisor == DIM_SYM(sym) ||
+             shape_has(&p->syms[i].factors, sym)) && sym_read(p, i))
             return true;
     return false;
 }
 
-/* const int64_t B_1 = npx_slice_len(B, 1, NPX_NO_BOUND, 1);   B-1 */
-static void emit_slice_length(Emitter *e, const Sym *s)
+/* const int64_t B_1 = npx_slice_len(B, 1, NPX_NO_BOUND, 1);   B-1
+ * const int64_t B_V = B * V;                                   B*V */
+static void emit_derived_size(Emitter *e, const Sym *s)
 {
+    if (s->kind == SYM_PRODUCT) {
+        emit_line(e, "const int64_t %s = %s; /* %s */", s->cvar, cx_dims(e, s->factors.d, s->factors.ndim), s->name);
+        return;
+    }
+    if (s->kind == SYM_QUOTIENT) {      /* checked to divide before it is used */
+        emit_line(e, "const int64_t %s = npx_quotient(%s, %s); /* %s */", s->cvar, cx_dim(e, s->base),
+                  cx_dim(e, s->divisor), s->name);
+        return;
+    }
     const char *bound[2];
     for (int i = 0; i < 2; i++) {
         int64_t b = i ? s->stop : s->start;
@@ -185,7 +208,7 @@ static void emit_run(Emitter *e)
             emit_line(e, "const int64_t %s = st->sym[%d];", p->syms[i].cvar, p->syms[i].input_index);
     for (int i = 0; i < p->nsyms; i++)
         if (sym_read(p, i))
-            emit_slice_length(e, &p->syms[i]);
+            emit_derived_size(e, &p->syms[i]);
     e->t->begin_run(e);
     for (int s = 0; s < p->nstmts; s++) {
         const RowGroup *g = p->stmts[s].group ? &p->groups[p->stmts[s].group] : NULL;

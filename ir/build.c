@@ -278,6 +278,11 @@ Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index)
     return r;
 }
 
+Ref build_reshape(Program *p, Span span, Ref a, const Shape *s)
+{
+    return a ? build_view(p, IR_RESHAPE, span, a, s) : 0;
+}
+
 /* ---- reductions ------------------------------------------------------ */
 
 static npx_dtype reduce_dtype(Reduction red, npx_dtype t)

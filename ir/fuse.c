@@ -2,7 +2,8 @@
  * ("materialized") and which are computed inline, inside the loop of their
  * one user. Elementwise work feeding elementwise work or a reduction is fused
  * into that loop; -O0 gives every operation its own loop. Views (transpose,
- * broadcast, new axes, indexing) and scalars known in advance need no storage. */
+ * broadcast, new axes, indexing, reshape) and scalars known in advance need
+ * no storage; what a reshape reads is stored, in C order. */
 #include "ir.h"
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
@@ -50,6 +51,10 @@ void ir_fuse(Program *p)
     bool *named = arena_alloc(p->arena, (size_t)p->nvals);
     for (int s = 0; s < p->nstmts; s++)
         named[p->stmts[s].value] = true;
+    bool *reshaped = arena_alloc(p->arena, (size_t)p->nvals);   /* read in C order by a reshape */
+    for (Ref r = 1; r < p->nvals; r++)
+        if (p->vals[r].kind == IR_RESHAPE)
+            reshaped[p->vals[r].args[0]] = true;
     fold_scales(p, named);
     count_uses(p);
     for (Ref r = 1; r < p->nvals; r++) {
@@ -65,13 +70,14 @@ void ir_fuse(Program *p)
         case IR_TRANSPOSE:
         case IR_EXPAND:
         case IR_INDEX:
-            v->materialize = named[r];
+        case IR_RESHAPE:
+            v->materialize = named[r] || reshaped[r];
             break;
         case IR_UFUNC:
         case IR_CAST: {
             const Value *user = v->uses == 1 ? &p->vals[v->user] : NULL;
             bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE);
-            v->materialize = named[r] || !p->opt || !fusable;
+            v->materialize = named[r] || !p->opt || !fusable || reshaped[r];
             break;
         }
         default:

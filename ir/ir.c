@@ -1,4 +1,5 @@
 /* ir.c: the IR's tables (values, symbols, checks) and how shapes print. */
+#include <stdlib.h>
 #include <string.h>
 #include "ir.h"
 
@@ -28,6 +29,7 @@ const char *ir_op_name(const Value *v)
     case IR_TRANSPOSE: return "transpose";
     case IR_EXPAND: return "newaxis";
     case IR_INDEX: return "index";
+    case IR_RESHAPE: return "reshape";
     default: return NULL;
     }
 }
@@ -67,11 +69,11 @@ void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *wha
 {
     IrStmt *s = &p->stmts[stmt];
     for (int i = 0; i < s->nchecks; i++)
-        if (!s->checks[i].index_check &&
+        if (s->checks[i].kind == CHECK_EQUAL &&
             ((s->checks[i].a == a && s->checks[i].b == b) || (s->checks[i].a == b && s->checks[i].b == a)))
             return;
     s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
-    s->checks[s->nchecks++] = (SizeCheck){ a, b, span, what, false };
+    s->checks[s->nchecks++] = (SizeCheck){ a, b, span, what, CHECK_EQUAL };
 }
 
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span)
@@ -79,7 +81,23 @@ void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis,
     IrStmt *s = &p->stmts[stmt];
     const char *what = arena_printf(p->arena, "index %lld is out of bounds for axis %d", (long long)index, axis);
     s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
-    s->checks[s->nchecks++] = (SizeCheck){ size, index, span, what, true };
+    s->checks[s->nchecks++] = (SizeCheck){ size, index, span, what, CHECK_INDEX };
+}
+
+Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)
+{
+    IrStmt *s = &p->stmts[stmt];
+    s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
+    s->checks[s->nchecks++] = (SizeCheck){ total, known, span, what, CHECK_DIVIDES };
+    for (int i = 0; i < p->nsyms; i++)
+        if (p->syms[i].kind == SYM_QUOTIENT && p->syms[i].base == total && p->syms[i].divisor == known)
+            return DIM_SYM(i);
+    const char *k = dim_str(p, known);
+    int i = ir_add_sym(p, arena_printf(p->arena, strchr(k, '*') ? "%s/(%s)" : "%s/%s", dim_str(p, total), k),
+                       SYM_QUOTIENT);
+    p->syms[i].base = total;
+    p->syms[i].divisor = known;
+    return DIM_SYM(i);
 }
 
 Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step)
@@ -124,6 +142,51 @@ Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step
     n->stop = stop;
     n->step = step;
     return DIM_SYM(i);
+}
+
+static int compare_dims(const void *a, const void *b)
+{
+    Dim x = *(const Dim *)a, y = *(const Dim *)b;
+    return x < y ? 1 : x > y ? -1 : 0;            /* symbols in the order they were made */
+}
+
+bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out)
+{
+    Shape f = { 0, { 0 } };
+    int64_t lit = 1;
+    for (int k = 0; k < n; k++) {
+        const Sym *s = DIM_IS_SYM(d[k]) ? &p->syms[DIM_SYMNO(d[k])] : NULL;
+        const Dim *part = s && s->kind == SYM_PRODUCT ? s->factors.d : &d[k];
+        int nparts = s && s->kind == SYM_PRODUCT ? s->factors.ndim : 1;
+        for (int j = 0; j < nparts; j++) {
+            if (!DIM_IS_SYM(part[j]))
+                lit *= part[j];
+            else if (f.ndim < NPX_MAX_RANK)
+                f.d[f.ndim++] = part[j];
+            else
+                return false;
+        }
+    }
+    *out = lit == 0 || f.ndim == 0 ? lit : f.d[0];
+    if (lit == 0 || f.ndim == 0 || (f.ndim == 1 && lit == 1))
+        return true;
+    if (lit != 1 && f.ndim == NPX_MAX_RANK)
+        return false;
+    qsort(f.d, (size_t)f.ndim, sizeof(Dim), compare_dims);
+    if (lit != 1)
+        f.d[f.ndim++] = lit;
+    for (int i = 0; i < p->nsyms; i++)
+        if (p->syms[i].kind == SYM_PRODUCT && memcmp(&p->syms[i].factors, &f, sizeof f) == 0) {
+            *out = DIM_SYM(i);
+            return true;
+        }
+    char text[160] = "";
+    for (int k = 0, n = 0; k < f.ndim && n < (int)sizeof text; k++)
+        n += snprintf(text + n, sizeof text - (size_t)n, "%s%s", k ? "*" : "", dim_str(p, f.d[k]));
+    int i = ir_add_sym(p, arena_strdup(p->arena, text), SYM_PRODUCT);
+    p->syms[i].factors = f;
+    *out = DIM_SYM(i);
+    return true;
 }
 
 const char *dim_str(Program *p, Dim d)

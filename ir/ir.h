@@ -31,6 +31,8 @@ typedef enum {
     SYM_INPUT,      /* bound at run time from the inputs or --dim: B, V */
     SYM_DATA,       /* known only after a computation: ?bincount */
     SYM_SLICE,      /* the length of a slice of an axis whose size is a symbol: B-1, B[::2] */
+    SYM_PRODUCT,    /* a product of sizes, symbols among them: B*V (x.reshape(-1)) */
+    SYM_QUOTIENT,   /* base / divisor, a size inferred by reshape: B*V/6 (x.reshape(-1, 6)) */
 } SymKind;
 
 typedef struct {
@@ -40,6 +42,8 @@ typedef struct {
     int input_index;             /* SYM_INPUT: position in the runtime's sym[] */
     Dim base;                    /* SYM_SLICE: len(range(base)[start:stop:step]), */
     int64_t start, stop, step;   /* npx_math.h's npx_slice_len */
+    Shape factors;               /* SYM_PRODUCT: input and slice symbols, then a literal > 1 */
+    Dim divisor;                 /* SYM_QUOTIENT (base is the dividend) */
 } Sym;
 
 /* What an index does to one axis of an array: picks one element (the axis
@@ -73,6 +77,7 @@ typedef enum {
     IR_EXPAND,      /* args[0] viewed with new size-1 axes where `axes` has bits (outer) */
     IR_INDEX,       /* args[0][sel[0], sel[1], ...], one AxisIndex per axis of args[0]:
                        integers and slices (basic indexing; None is an IR_EXPAND of it) */
+    IR_RESHAPE,     /* args[0], stored in C order, read with another shape of the same size */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
                        keepdims keeps them as size 1. argmax/argmin: one axis or all */
     IR_MATMUL,      /* args[0] @ args[1], each 1-D or 2-D, NumPy's rules */
@@ -120,13 +125,19 @@ typedef enum {
     ST_ASSIGN,      /* name = expr         value is the result */
 } IrStmtKind;
 
-/* A run-time check, emitted before the statement: that two sizes agree, or
- * (index_check) that an integer index b fits an axis of size a. */
+/* A run-time check, emitted before the statement. */
+typedef enum {
+    CHECK_EQUAL,    /* sizes a and b agree */
+    CHECK_INDEX,    /* the integer index b fits an axis of size a */
+    CHECK_DIVIDES,  /* b divides a, and is not 0 (reshape's -1) */
+} CheckKind;
+
 typedef struct {
     Dim a, b;
     Span span;
-    const char *what;            /* "operands could not be broadcast together: ..." */
-    bool index_check;            /* what: "index 3 is out of bounds for axis 0" */
+    const char *what;            /* "operands could not be broadcast together", "index 3 is out of
+                                    bounds for axis 0", "cannot reshape array into shape (-1, 6)" */
+    CheckKind kind;
 } SizeCheck;
 
 typedef struct {
@@ -190,9 +201,15 @@ static inline Value *V(Program *p, Ref r) { return &p->vals[r]; }
 int ir_add_sym(Program *p, const char *name, SymKind kind);
 void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what);
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span);
+/* A size inferred by reshape: total / known, checked to divide. */
+Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);
 /* The length of base[start:stop:step] as a Dim: a literal when base is one,
  * else a SYM_SLICE symbol, the same one for the same length. */
 Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step);
+/* The product of n sizes as a Dim: a literal, a symbol, or a SYM_PRODUCT
+ * symbol, the same one for the same factors in any order. False when it
+ * would take more than NPX_MAX_RANK symbols. */
+bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out);
 const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* "f32[B, 784]" */
 const char *dim_str(Program *p, Dim d);
 const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */

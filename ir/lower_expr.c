@@ -491,10 +491,11 @@ static Ref call_later(Lower *L, Call *c, int unused)
     X(var, call_var, 0) X(std, call_var, 1) X(eye, call_eye, 0) X(linspace, call_linspace, 0)   \
     X(swapaxes, call_swapaxes, 0) X(expand_dims, call_expand_dims, 0)                          \
     X(broadcast_to, call_broadcast_to, 0)                                                      \
-    X(reshape, call_later, 0) X(concatenate, call_later, 0) X(stack, call_later, 0)            \
+    X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 1)          \
+    X(concatenate, call_later, 0) X(stack, call_later, 0)                                      \
     X(cumsum, call_later, 0) X(squeeze, call_squeeze, 0)                                       \
     X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_later, 0)                    \
-    X(einsum, call_later, 0) X(ravel, call_later, 0) X(flatten, call_later, 0)
+    X(einsum, call_later, 0)
 
 static const struct {
     const char *name;

@@ -1,6 +1,6 @@
 /* lower_views.c: what shows an array's elements in another shape without
  * computing anything: indexing and slicing, swapaxes, expand_dims, squeeze,
- * broadcast_to. Each becomes a view (ir.h), which the loops read through. */
+ * broadcast_to, reshape. Each becomes a view (ir.h), which the loops read through. */
 #include <string.h>
 #include "lower.h"
 
@@ -215,4 +215,136 @@ Ref lower_subscript(Lower *L, const Expr *e)
         index[k++] = whole, out++;
     Ref view = changed ? build_index(p, e->span, x, index) : x;
     return new_axes ? build_expand(p, e->span, view, new_axes, out) : view;
+}
+
+/* d as a literal factor and its symbols (a product's factors) */
+static void factors(const Program *p, Dim d, int64_t *lit, Dim *syms, int *n)
+{
+    const Sym *s = DIM_IS_SYM(d) ? &p->syms[DIM_SYMNO(d)] : NULL;
+    *lit = DIM_IS_SYM(d) ? 1 : d;
+    *n = 0;
+    if (!s || s->kind != SYM_PRODUCT) {
+        if (s)
+            syms[(*n)++] = d;
+        return;
+    }
+    for (int k = 0; k < s->factors.ndim; k++)
+        if (DIM_IS_SYM(s->factors.d[k]))
+            syms[(*n)++] = s->factors.d[k];
+        else
+            *lit = s->factors.d[k];
+}
+
+/* total / known, when npxc can see that it divides: known's symbols are
+ * among total's and its literal divides total's. */
+static bool divide(Program *p, Dim total, Dim known, Dim *out)
+{
+    int64_t tl, kl;
+    Dim ts[NPX_MAX_RANK], ks[NPX_MAX_RANK];
+    int tn, kn;
+    factors(p, total, &tl, ts, &tn);
+    factors(p, known, &kl, ks, &kn);
+    if (kl == 0 || tl % kl != 0)
+        return false;
+    for (int i = 0; i < kn; i++) {
+        int j = 0;
+        while (j < tn && ts[j] != ks[i])
+            j++;
+        if (j == tn)
+            return false;
+        ts[j] = ts[--tn];
+    }
+    ts[tn++] = tl / kl;
+    return ir_product_dim(p, ts, tn, out);
+}
+
+/* The new shape of reshape: sizes, one of them possibly -1. */
+static bool new_shape(Lower *L, const Expr *const *items, int n, Shape *s, int *infer)
+{
+    *infer = -1;
+    if (n > NPX_MAX_RANK) {
+        diag_error(P(L)->diag, items[0]->span, "more than %d dimensions", NPX_MAX_RANK);
+        return false;
+    }
+    s->ndim = n;
+    for (int k = 0; k < n; k++) {
+        const Expr *e = items[k];
+        bool minus_one = e->kind == EXPR_UNARY && e->op == AST_NEG && e->lhs->kind == EXPR_INT && e->lhs->ival == 1;
+        if (minus_one && *infer >= 0) {
+            diag_error(P(L)->diag, e->span, "can only specify one unknown dimension");
+            return false;
+        }
+        if (minus_one)
+            *infer = k, s->d[k] = 1;
+        else if (!lower_dim(L, e, &s->d[k]))
+            return false;
+    }
+    return true;
+}
+
+/* reshape(a, shape), a.reshape(d0, d1, ...), ravel(a), a.flatten(): a's
+ * elements in C order, read with another shape of the same size. */
+Ref call_reshape(Lower *L, Call *c, int flat)
+{
+    static const char *const params[] = { "a", "shape", NULL }, *const flat_params[] = { "a", NULL };
+    const Expr *a[2] = { NULL, NULL };
+    const Expr *const *items = c->pos + 1;
+    int nitems = c->npos - 1, infer = -1;
+    Program *p = P(L);
+    if (flat || c->npos <= 2) {
+        if (!lower_bind_args(L, c, flat ? flat_params : params, flat ? 1 : 2, a))
+            return 0;
+        bool many = a[1] && (a[1]->kind == EXPR_TUPLE || a[1]->kind == EXPR_LIST);
+        items = many ? (const Expr *const *)a[1]->args.v : &a[1];
+        nitems = flat ? 0 : many ? a[1]->args.n : 1;
+    } else if (c->call->kwargs.n) {
+        diag_error(p->diag, c->call->kwargs.v[0].name_span, "reshape() got an unexpected keyword argument '%s'",
+                   c->call->kwargs.v[0].name);
+        return 0;
+    }
+    Ref x = lower_expr(L, c->pos[0]);
+    if (!x)
+        return 0;
+    const Value *v = V(p, x);
+    if (v->weak) {
+        diag_error(p->diag, c->pos[0]->span, "reshape of a Python number is not supported; use full(shape, value)");
+        return 0;
+    }
+    Shape s = { 1, { 1 } };
+    if (flat)
+        infer = 0;
+    else if (a[1] && a[1]->kind == EXPR_ATTR) {
+        if (!lower_shape(L, a[1], &s))
+            return 0;
+    } else if (!new_shape(L, items, nitems, &s, &infer))
+        return 0;
+    Dim total, known;
+    if (!ir_product_dim(p, v->shape.d, v->shape.ndim, &total) || !ir_product_dim(p, s.d, s.ndim, &known)) {
+        diag_error(p->diag, c->call->at, "reshape: more than %d size symbols in one size", NPX_MAX_RANK);
+        return 0;
+    }
+    const char *into = "(";                     /* as written: (-1, 3, 2) */
+    for (int k = 0; k < s.ndim; k++)
+        into = arena_printf(p->arena, "%s%s%s", into, k == infer ? "-1" : dim_str(p, s.d[k]),
+                            k + 1 < s.ndim ? ", " : s.ndim == 1 ? ",)" : ")");
+    if (s.ndim == 0)
+        into = "()";
+    if (infer >= 0 && !divide(p, total, known, &s.d[infer])) {
+        if (!DIM_IS_SYM(known) && (!DIM_IS_SYM(total) || known == 0)) {
+            diag_error(p->diag, c->call->at, "cannot reshape array of size %s into shape %s", dim_str(p, total), into);
+            return 0;
+        }
+        s.d[infer] = ir_quotient_dim(p, p->nstmts - 1, total, known, c->call->at,
+                                     arena_printf(p->arena, "cannot reshape array into shape %s", into));
+    }
+    if (infer < 0 && total != known) {
+        if (!DIM_IS_SYM(total) && !DIM_IS_SYM(known)) {
+            diag_error(p->diag, c->call->at, "cannot reshape array of size %lld into shape %s", (long long)total, into);
+            return 0;
+        }
+        ir_add_check(p, p->nstmts - 1, total, known, c->call->at, "cannot reshape array: the sizes differ");
+    }
+    if (memcmp(&s, &v->shape, sizeof s) == 0)
+        return x;
+    return build_reshape(p, c->call->span, x, &s);
 }

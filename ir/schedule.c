@@ -78,7 +78,7 @@ static const char *op_name(const Value *v)
         const char *name;
     } readable[] = {
         { IR_MATMUL, "dot" }, { IR_BINCOUNT, "counts" }, { IR_TRANSPOSE, "transposed" },
-        { IR_BROADCAST, "filled" }, { IR_EXPAND, "filled" }, { IR_INDEX, "part" },
+        { IR_BROADCAST, "filled" }, { IR_EXPAND, "filled" }, { IR_INDEX, "part" }, { IR_RESHAPE, "reshaped" },
     };
     for (size_t i = 0; i < sizeof readable / sizeof readable[0]; i++)
         if (readable[i].kind == v->kind)
@@ -115,8 +115,8 @@ static void name_values(Program *p)
         const char *want = st->version > 1 ? arena_printf(p->arena, "%s_%d", st->name, st->version) : st->name;
         p->vals[st->value].cname = unique(p, &names, want);
     }
-    for (int i = 0; i < p->nsyms; i++)           /* B-1 is B_1 */
-        if (p->syms[i].kind == SYM_SLICE)
+    for (int i = 0; i < p->nsyms; i++)           /* B-1 is B_1, B*V is B_V */
+        if (p->syms[i].kind != SYM_INPUT && p->syms[i].kind != SYM_DATA)
             p->syms[i].cvar = unique(p, &names, c_identifier(p, p->syms[i].name));
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];

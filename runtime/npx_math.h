@@ -188,6 +188,9 @@ NPX_INLINE int64_t npx_f32_to_i64(float x)
  * not written is NPX_NO_BOUND; negative bounds count from the end; bounds
  * past either end are clipped. */
 #define NPX_NO_BOUND INT64_MIN
+
+/* a / b, 0 when b is 0: a size that reshape infers (checked to divide). */
+NPX_INLINE int64_t npx_quotient(int64_t a, int64_t b) { return b ? a / b : 0; }
 NPX_INLINE int64_t npx_slice_bound(int64_t n, int64_t b, int64_t step, int64_t absent)
 {
     if (b == NPX_NO_BOUND)

@@ -119,3 +119,7 @@ load test_helper
 @test "indexing mistakes are located: out of bounds, too many indices, two ellipses, a zero step" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/indexing.npx"
 }
+
+@test "reshape mistakes are located with NumPy's words: sizes that differ, two -1, a Python number" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/reshape.npx"
+}

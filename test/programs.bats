@@ -207,3 +207,7 @@ load test_helper
 @test "indexing and slicing match NumPy: integers, every slice form, None, ..., squeeze, slices of size symbols" {
     check_program "$BATS_TEST_DIRNAME/programs/indexing.npx"
 }
+
+@test "reshape, ravel and flatten match NumPy in C order, with -1 inferred from size symbols" {
+    check_program "$BATS_TEST_DIRNAME/programs/reshape.npx"
+}

@@ -49,3 +49,15 @@ load test_helper
     "$PYTHON" -c 'import numpy as np, sys; z = np.load(sys.argv[1]); assert z.shape == (0, 1), z.shape' \
         "$BATS_TEST_TMPDIR/out/z.npy"
 }
+
+@test "a reshape whose sizes only disagree at run time is an error naming the shape, exit 3" {
+    printf 'input x: f32[B, V]\noutput y, z\ny = x.reshape(-1, 4)\nz = x.reshape(V, 3)\n' >"$BATS_TEST_TMPDIR/rs.npx"
+    build_program "$BATS_TEST_TMPDIR/rs.npx"
+    run -3 "$PROG" --random 1 --dim B=3 --dim V=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"rs.npx:3: cannot reshape array into shape (-1, 4): the size is 9"* ]]
+    run -3 "$PROG" --random 1 --dim B=2 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"rs.npx:4: cannot reshape array: the sizes differ: B*V is 4 but V*3 is 6"* ]]
+    run -0 "$PROG" --random 1 --dim B=3 --dim V=4 -o "$BATS_TEST_TMPDIR/out"
+    "$PYTHON" -c 'import numpy as np, sys; y = np.load(sys.argv[1]); assert y.shape == (3, 4), y.shape' \
+        "$BATS_TEST_TMPDIR/out/y.npy"
+}
