@@ -323,6 +323,14 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
                 o[j++] = idx[k];
         return cx_value(e, v->args[0], o, v->dtype);
     case IR_RESHAPE: return cx_load(e, v->args[0], cx_flat(e, &v->shape, idx));   /* a is stored */
+    case IR_CONCAT: {                    /* i < n ? a[.., i, ..] : b[.., i - n, ..] */
+        int k = (int)v->ival;
+        const char *n = cx_dim(e, a->shape.d[k]);
+        memcpy(o, idx, sizeof(char *) * (size_t)v->shape.ndim);
+        o[k] = strcmp(n, "0") == 0 ? idx[k] : arena_printf(A(e), "%s - %s", idx[k], paren(e, n));
+        return arena_printf(A(e), "(%s < %s ? %s : %s)", idx[k], n, cx_value(e, v->args[0], idx, v->dtype),
+                            cx_value(e, v->args[1], o, v->dtype));
+    }
     case IR_INDEX:
         for (int k = 0, j = 0; k < a->shape.ndim; k++) {
             const AxisIndex *x = &v->sel[k];

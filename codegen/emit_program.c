@@ -185,6 +185,11 @@ static void emit_derived_size(Emitter *e, const Sym *s)
         emit_line(e, "const int64_t %s = %s; /* %s */", s->cvar, cx_dims(e, s->factors.d, s->factors.ndim), s->name);
         return;
     }
+    if (s->kind == SYM_SUM) {
+        emit_line(e, "const int64_t %s = %s + %s; /* %s */", s->cvar, cx_dim(e, s->factors.d[0]),
+                  cx_dim(e, s->factors.d[1]), s->name);
+        return;
+    }
     if (s->kind == SYM_QUOTIENT) {      /* checked to divide before it is used */
         emit_line(e, "const int64_t %s = npx_quotient(%s, %s); /* %s */", s->cvar, cx_dim(e, s->base),
                   cx_dim(e, s->divisor), s->name);

@@ -283,6 +283,17 @@ Ref build_reshape(Program *p, Span span, Ref a, const Shape *s)
     return a ? build_view(p, IR_RESHAPE, span, a, s) : 0;
 }
 
+Ref build_concat(Program *p, Span span, Ref a, Ref b, int axis, const Shape *s)
+{
+    Ref r = build_view(p, IR_CONCAT, span, a, s);
+    Value *v = V(p, r);
+    v->dtype = dtype_promote(V(p, a)->dtype, V(p, b)->dtype);
+    v->args[1] = b;
+    v->nargs = 2;
+    v->ival = axis;
+    return r;
+}
+
 /* ---- reductions ------------------------------------------------------ */
 
 static npx_dtype reduce_dtype(Reduction red, npx_dtype t)

@@ -71,6 +71,7 @@ void ir_fuse(Program *p)
         case IR_EXPAND:
         case IR_INDEX:
         case IR_RESHAPE:
+        case IR_CONCAT:
             v->materialize = named[r] || reshaped[r];
             break;
         case IR_UFUNC:

@@ -30,6 +30,7 @@ const char *ir_op_name(const Value *v)
     case IR_EXPAND: return "newaxis";
     case IR_INDEX: return "index";
     case IR_RESHAPE: return "reshape";
+    case IR_CONCAT: return "concatenate";
     default: return NULL;
     }
 }
@@ -187,6 +188,21 @@ bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out)
     p->syms[i].factors = f;
     *out = DIM_SYM(i);
     return true;
+}
+
+Dim ir_sum_dim(Program *p, Dim a, Dim b)
+{
+    if (!DIM_IS_SYM(a) && !DIM_IS_SYM(b))
+        return a + b;
+    if (a == 0 || b == 0)
+        return a == 0 ? b : a;
+    for (int i = 0; i < p->nsyms; i++)
+        if (p->syms[i].kind == SYM_SUM && p->syms[i].factors.d[0] == a && p->syms[i].factors.d[1] == b)
+            return DIM_SYM(i);
+    const char *ta = dim_str(p, a), *tb = dim_str(p, b);
+    int i = ir_add_sym(p, arena_printf(p->arena, "%s+%s", ta, tb), SYM_SUM);
+    p->syms[i].factors = (Shape){ 2, { a, b } };
+    return DIM_SYM(i);
 }
 
 const char *dim_str(Program *p, Dim d)

@@ -33,6 +33,7 @@ typedef enum {
     SYM_SLICE,      /* the length of a slice of an axis whose size is a symbol: B-1, B[::2] */
     SYM_PRODUCT,    /* a product of sizes, symbols among them: B*V (x.reshape(-1)) */
     SYM_QUOTIENT,   /* base / divisor, a size inferred by reshape: B*V/6 (x.reshape(-1, 6)) */
+    SYM_SUM,        /* factors.d[0] + factors.d[1], concatenate's axis: B+3 */
 } SymKind;
 
 typedef struct {
@@ -78,6 +79,7 @@ typedef enum {
     IR_INDEX,       /* args[0][sel[0], sel[1], ...], one AxisIndex per axis of args[0]:
                        integers and slices (basic indexing; None is an IR_EXPAND of it) */
     IR_RESHAPE,     /* args[0], stored in C order, read with another shape of the same size */
+    IR_CONCAT,      /* args[0] then args[1] along axis ival (concatenate, stack) */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
                        keepdims keeps them as size 1. argmax/argmin: one axis or all */
     IR_MATMUL,      /* args[0] @ args[1], each 1-D or 2-D, NumPy's rules */
@@ -210,6 +212,7 @@ Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step
  * symbol, the same one for the same factors in any order. False when it
  * would take more than NPX_MAX_RANK symbols. */
 bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out);
+Dim ir_sum_dim(Program *p, Dim a, Dim b);        /* a literal, or a SYM_SUM symbol */
 const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* "f32[B, 784]" */
 const char *dim_str(Program *p, Dim d);
 const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */

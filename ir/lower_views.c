@@ -1,6 +1,6 @@
 /* lower_views.c: what shows an array's elements in another shape without
  * computing anything: indexing and slicing, swapaxes, expand_dims, squeeze,
- * broadcast_to, reshape. Each becomes a view (ir.h), which the loops read through. */
+ * broadcast_to, reshape, concatenate and stack. Each becomes a view (ir.h), which the loops read through. */
 #include <string.h>
 #include "lower.h"
 
@@ -139,12 +139,32 @@ static bool lower_slice(Lower *L, const Expr *e, Dim d, AxisIndex *out)
     return whole || !data_axis(L, d, e->span);
 }
 
+/* Is e made of integer literals and consts only (what lower_const_int takes)? */
+static bool constant_int(Lower *L, const Expr *e)
+{
+    switch (e->kind) {
+    case EXPR_INT: return true;
+    case EXPR_NAME: {
+        const Binding *b = e->np_prefix ? NULL : lower_find(L, e->name);
+        return b && b->kind == BIND_CONST;
+    }
+    case EXPR_UNARY: return constant_int(L, e->lhs);
+    case EXPR_BINARY: return constant_int(L, e->lhs) && constant_int(L, e->rhs);
+    default: return false;
+    }
+}
+
 /* One integer index of an axis of size d: checked now when d is a literal,
  * when the program runs when it is a symbol. */
 static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *out)
 {
     Program *p = P(L);
     int64_t i;
+    if (!constant_int(L, e)) {
+        diag_error(p->diag, e->span, "an index must be an integer constant; indexing with arrays or "
+                                     "run-time values (x[mask], x[idx]) is not supported yet");
+        return false;
+    }
     if (!lower_const_int(L, e, &i) || data_axis(L, d, e->span))
         return false;
     if (!DIM_IS_SYM(d) && (i < -d || i >= d)) {
@@ -347,4 +367,102 @@ Ref call_reshape(Lower *L, Call *c, int flat)
     if (memcmp(&s, &v->shape, sizeof s) == 0)
         return x;
     return build_reshape(p, c->call->span, x, &s);
+}
+
+/* The arrays of concatenate and stack: a tuple or a list of them. */
+static int array_list(Lower *L, const Expr *e, Ref *out, int max)
+{
+    if (e->kind != EXPR_TUPLE && e->kind != EXPR_LIST) {
+        diag_error(P(L)->diag, e->span, "expected a tuple or a list of arrays: (a, b)");
+        return 0;
+    }
+    if (e->args.n == 0 || e->args.n > max) {
+        diag_error(P(L)->diag, e->span, e->args.n ? "at most %d arrays are supported" : "need at least one array to "
+                                                                                        "concatenate", max);
+        return 0;
+    }
+    int n = 0;
+    for (int i = 0; i < e->args.n; i++) {
+        out[i] = lower_expr(L, e->args.v[i]);
+        n += out[i] != 0;
+    }
+    return n == e->args.n ? n : 0;
+}
+
+/* a then b along axis k: the other axes must agree (checked at run time
+ * for size symbols), the dtype is their common one. */
+static Ref join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index)
+{
+    Program *p = P(L);
+    const Value *va = V(p, a), *vb = V(p, b);
+    if (va->shape.ndim != vb->shape.ndim) {
+        diag_error(p->diag, at, "all the input arrays must have the same number of dimensions, but the array at "
+                                "index 0 has %d dimension(s) and the array at index %d has %d dimension(s)",
+                   va->shape.ndim, index, vb->shape.ndim);
+        return 0;
+    }
+    Shape s = va->shape;
+    for (int d = 0; d < s.ndim; d++) {
+        Dim x = va->shape.d[d], y = vb->shape.d[d];
+        if (d == k)
+            s.d[d] = ir_sum_dim(p, x, y);
+        else if (x != y && !DIM_IS_SYM(x) && !DIM_IS_SYM(y)) {
+            diag_error(p->diag, at, "all the input array dimensions except for the concatenation axis must match "
+                                    "exactly, but along dimension %d, the array at index 0 has size %lld and the "
+                                    "array at index %d has size %lld", d, (long long)x, index, (long long)y);
+            return 0;
+        } else if (x != y)
+            ir_add_check(p, p->nstmts - 1, x, y, at, "concatenate: the sizes off the axis differ");
+    }
+    return build_concat(p, span, a, b, k, &s);
+}
+
+/* concatenate(arrays, axis=0) (axis=None: of the flattened arrays) and
+ * stack(arrays, axis=0) (of same-shaped arrays, along a new axis). */
+Ref call_concatenate(Lower *L, Call *c, int stack)
+{
+    static const char *const params[] = { "arrays", "axis", NULL };
+    const Expr *a[2];
+    Ref arrays[MAX_ARGS * 4];
+    Program *p = P(L);
+    int n;
+    if (!lower_bind_args(L, c, params, 1, a) || !(n = array_list(L, a[0], arrays, MAX_ARGS * 4)))
+        return 0;
+    Span sp = c->call->span, at = c->call->at;
+    for (int i = 0; i < n; i++)
+        if (V(p, arrays[i])->shape.ndim == 0 && !(stack || (a[1] && a[1]->kind == EXPR_NONE))) {
+            diag_error(p->diag, a[0]->args.v[i]->span, "zero-dimensional arrays cannot be concatenated");
+            return 0;
+        }
+    int ndim = V(p, arrays[0])->shape.ndim + (stack ? 1 : 0);
+    uint32_t axis = 1;
+    if (a[1] && a[1]->kind == EXPR_NONE && !stack) {
+        for (int i = 0; i < n; i++) {        /* axis=None: each flattened */
+            Dim size;
+            const Value *v = V(p, arrays[i]);
+            if (!ir_product_dim(p, v->shape.d, v->shape.ndim, &size)) {
+                diag_error(p->diag, at, "more than %d size symbols in one size", NPX_MAX_RANK);
+                return 0;
+            }
+            arrays[i] = build_reshape(p, sp, arrays[i], &(Shape){ 1, { size } });
+        }
+        ndim = 1;
+    } else if (a[1] && !lower_axes(L, a[1], ndim, &axis))
+        return 0;
+    int k = __builtin_ctz(axis);
+    if (ndim > NPX_MAX_RANK) {
+        diag_error(p->diag, at, "the result would have more than %d dimensions", NPX_MAX_RANK);
+        return 0;
+    }
+    for (int i = 0; stack && i < n; i++) {
+        if (V(p, arrays[i])->shape.ndim != ndim - 1) {
+            diag_error(p->diag, a[0]->args.v[i]->span, "all input arrays must have the same shape");
+            return 0;
+        }
+        arrays[i] = build_expand(p, sp, arrays[i], 1u << k, ndim);
+    }
+    Ref joined = arrays[0];
+    for (int i = 1; i < n && joined; i++)
+        joined = join(L, sp, at, joined, arrays[i], k, i);
+    return joined;
 }

@@ -123,3 +123,7 @@ load test_helper
 @test "reshape mistakes are located with NumPy's words: sizes that differ, two -1, a Python number" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/reshape.npx"
 }
+
+@test "concatenate and stack mistakes are located with NumPy's words" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/concatenate.npx"
+}

@@ -211,3 +211,7 @@ load test_helper
 @test "reshape, ravel and flatten match NumPy in C order, with -1 inferred from size symbols" {
     check_program "$BATS_TEST_DIRNAME/programs/reshape.npx"
 }
+
+@test "concatenate and stack match NumPy along every axis, axis=None, mixed dtypes and symbolic lengths" {
+    check_program "$BATS_TEST_DIRNAME/programs/concatenate.npx"
+}
