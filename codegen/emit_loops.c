@@ -324,6 +324,39 @@ void emit_matmul_loops(Emitter *e, Ref r)
     e->t->close_nest(e);
 }
 
+/* cumsum along axis k: each line along the axis is one running sum in the
+ * result's dtype, in order, as NumPy's add.accumulate; the lines run in
+ * parallel. */
+static void emit_cumsum(Emitter *e, Ref r)
+{
+    const Value *v = V(e->p, r);
+    npx_dtype t = v->dtype;
+    int k = (int)v->ival, no = 0;
+    const char **idx = arena_alloc(A(e), sizeof(char *) * NPX_MAX_RANK), *oi[NPX_MAX_RANK];
+    Dim od[NPX_MAX_RANK];
+    for (int d = 0; d < v->shape.ndim; d++) {
+        if (d == k) {
+            idx[d] = "p";
+            continue;
+        }
+        od[no] = v->shape.d[d];
+        oi[no] = idx[d] = arena_printf(A(e), "i%d", no);
+        no++;
+    }
+    e->t->declare(e, v, false);
+    e->t->open_nest(e, v->cname, od, oi, no);
+    emit_line(e, "%s acc = 0;", dtype_ctype(t));
+    emit_open(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, v->shape.d[k]));
+    const char *x = cx_value(e, v->args[0], idx, t);
+    if (dtype_is_int(t))
+        emit_line(e, "acc = npx_add_%s(acc, %s);", dtype_name(t), x);
+    else
+        emit_line(e, "acc += %s;", x);
+    emit_line(e, "%s = acc;", cx_load(e, r, cx_flat(e, &v->shape, idx)));
+    emit_close(e, NULL);
+    e->t->close_nest(e);
+}
+
 static void emit_arange(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
@@ -348,6 +381,7 @@ void emit_value_storage(Emitter *e, Ref r, const IrStmt *st)
     case IR_MATMUL:
     case IR_ARANGE:
     case IR_BINCOUNT:
+    case IR_CUMSUM:
     case IR_INPUT: return;
     default:
         if (v->shape.ndim == 0 && e->t->scalar_locals)
@@ -362,6 +396,7 @@ void emit_value_loops(Emitter *e, Ref r, const IrStmt *st)
     case IR_REDUCE: emit_reduce(e, r); break;
     case IR_MATMUL: (e->t->matmul ? e->t->matmul : emit_matmul_loops)(e, r); break;
     case IR_ARANGE: emit_arange(e, r); break;
+    case IR_CUMSUM: emit_cumsum(e, r); break;
     case IR_BINCOUNT: e->t->bincount(e, r, st); break;
     case IR_INPUT:
         fprintf(stderr, "npxc: internal error: inputs are not computed\n");

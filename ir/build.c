@@ -342,6 +342,21 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
     return r;
 }
 
+/* cumsum's dtype is sum's: bool and int32 accumulate in int64 */
+Ref build_cumsum(Program *p, Span span, Ref a, int axis)
+{
+    if (!a)
+        return 0;
+    Ref r = ir_new(p, IR_CUMSUM, span);
+    Value *v = V(p, r), *in = V(p, a);
+    v->dtype = reduce_dtype(RED_sum, in->dtype);
+    v->shape = in->shape;
+    v->args[0] = a;
+    v->nargs = 1;
+    v->ival = axis;
+    return r;
+}
+
 /* ---- matrix products ------------------------------------------------- */
 
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)

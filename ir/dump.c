@@ -5,7 +5,7 @@ static const char *const kind_name[] = {
     [IR_INPUT] = "input", [IR_LITERAL] = "literal", [IR_DIMVAL] = "size", [IR_UFUNC] = "ufunc",
     [IR_CAST] = "astype", [IR_BROADCAST] = "broadcast", [IR_TRANSPOSE] = "transpose",
     [IR_EXPAND] = "newaxis", [IR_REDUCE] = "reduce", [IR_MATMUL] = "matmul", [IR_ARANGE] = "arange",
-    [IR_BINCOUNT] = "bincount", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate",
+    [IR_BINCOUNT] = "bincount", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate", [IR_CUMSUM] = "cumsum",
 };
 
 static void dump_axis_index(FILE *out, const char *sep, const AxisIndex *x)
@@ -47,7 +47,8 @@ static void dump_value(FILE *out, Program *p, Ref r)
         fprintf(out, ")");
         break;
     case IR_BINCOUNT: fprintf(out, " minlength=%lld", (long long)v->ival); break;
-    case IR_CONCAT: fprintf(out, " axis=%lld", (long long)v->ival); break;
+    case IR_CONCAT:
+    case IR_CUMSUM: fprintf(out, " axis=%lld", (long long)v->ival); break;
     case IR_INDEX:
         fprintf(out, " [");
         for (int k = 0; k < p->vals[v->args[0]].shape.ndim; k++)

@@ -1,7 +1,7 @@
 /* fuse.c: decides which values get their own variable or buffer
  * ("materialized") and which are computed inline, inside the loop of their
  * one user. Elementwise work feeding elementwise work or a reduction is fused
- * into that loop; -O0 gives every operation its own loop. Views (transpose,
+ * into that loop (and into a cumsum's); -O0 gives every operation its own loop. Views (transpose,
  * broadcast, new axes, indexing, reshape) and scalars known in advance need
  * no storage; what a reshape reads is stored, in C order. */
 #include "ir.h"
@@ -77,7 +77,7 @@ void ir_fuse(Program *p)
         case IR_UFUNC:
         case IR_CAST: {
             const Value *user = v->uses == 1 ? &p->vals[v->user] : NULL;
-            bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE);
+            bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM);
             v->materialize = named[r] || !p->opt || !fusable || reshaped[r];
             break;
         }

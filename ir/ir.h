@@ -80,6 +80,7 @@ typedef enum {
                        integers and slices (basic indexing; None is an IR_EXPAND of it) */
     IR_RESHAPE,     /* args[0], stored in C order, read with another shape of the same size */
     IR_CONCAT,      /* args[0] then args[1] along axis ival (concatenate, stack) */
+    IR_CUMSUM,      /* running sums of args[0] along axis ival, in dtype */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
                        keepdims keeps them as size 1. argmax/argmin: one axis or all */
     IR_MATMUL,      /* args[0] @ args[1], each 1-D or 2-D, NumPy's rules */

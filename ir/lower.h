@@ -70,6 +70,7 @@ Ref call_broadcast_to(Lower *L, Call *c, int unused);
 Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_reshape(Lower *L, Call *c, int flat);        /* flat: ravel, flatten */
 Ref call_concatenate(Lower *L, Call *c, int stack);
+Ref call_cumsum(Lower *L, Call *c, int unused);
 Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...] */
 
 #endif

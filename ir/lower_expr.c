@@ -493,7 +493,7 @@ static Ref call_later(Lower *L, Call *c, int unused)
     X(broadcast_to, call_broadcast_to, 0)                                                      \
     X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 1)          \
     X(concatenate, call_concatenate, 0) X(stack, call_concatenate, 1)                          \
-    X(cumsum, call_later, 0) X(squeeze, call_squeeze, 0)                                       \
+    X(cumsum, call_cumsum, 0) X(squeeze, call_squeeze, 0)                                      \
     X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_later, 0)                    \
     X(einsum, call_later, 0)
 

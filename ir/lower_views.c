@@ -1,6 +1,7 @@
 /* lower_views.c: what shows an array's elements in another shape without
  * computing anything: indexing and slicing, swapaxes, expand_dims, squeeze,
- * broadcast_to, reshape, concatenate and stack. Each becomes a view (ir.h), which the loops read through. */
+ * broadcast_to, reshape, concatenate and stack; and cumsum, which reads
+ * its array along an axis. Each becomes a view (ir.h), which the loops read through. */
 #include <string.h>
 #include "lower.h"
 
@@ -465,4 +466,41 @@ Ref call_concatenate(Lower *L, Call *c, int stack)
     for (int i = 1; i < n && joined; i++)
         joined = join(L, sp, at, joined, arrays[i], k, i);
     return joined;
+}
+
+/* cumsum(a, axis=None): running sums along an axis, or of the flattened
+ * array. */
+Ref call_cumsum(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "axis", "dtype", NULL };
+    const Expr *a[3];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 1, a))
+        return 0;
+    if (a[2]) {
+        diag_error(p->diag, a[2]->span, "cumsum(): 'dtype=' is not supported");
+        return 0;
+    }
+    Ref x = lower_expr(L, a[0]);
+    if (!x)
+        return 0;
+    const Value *v = V(p, x);
+    uint32_t axis = 1;
+    if (!a[1] || a[1]->kind == EXPR_NONE) {
+        Dim size;
+        if (v->weak || !ir_product_dim(p, v->shape.d, v->shape.ndim, &size)) {
+            diag_error(p->diag, c->call->at, v->weak ? "cumsum of a Python number is not supported"
+                                                     : "more than %d size symbols in one size", NPX_MAX_RANK);
+            return 0;
+        }
+        if (v->shape.ndim != 1)
+            x = build_reshape(p, c->call->span, x, &(Shape){ 1, { size } });
+    } else if (!lower_axes(L, a[1], v->shape.ndim, &axis))
+        return 0;
+    if (a[1] && a[1]->kind != EXPR_NONE && (a[1]->kind == EXPR_TUPLE || a[1]->kind == EXPR_LIST)) {
+        diag_error(p->diag, a[1]->span, "cumsum takes one axis or None");
+        return 0;
+    }
+    return build_cumsum(p, c->call->span, x, __builtin_ctz(axis));
 }

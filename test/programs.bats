@@ -215,3 +215,7 @@ load test_helper
 @test "concatenate and stack match NumPy along every axis, axis=None, mixed dtypes and symbolic lengths" {
     check_program "$BATS_TEST_DIRNAME/programs/concatenate.npx"
 }
+
+@test "cumsum matches NumPy's running sums in order and dtype, along each axis and flattened" {
+    check_program "$BATS_TEST_DIRNAME/programs/cumsum.npx"
+}
