@@ -280,7 +280,11 @@ Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index)
 
 Ref build_reshape(Program *p, Span span, Ref a, const Shape *s)
 {
-    return a ? build_view(p, IR_RESHAPE, span, a, s) : 0;
+    if (a && V(p, a)->kind == IR_RESHAPE)      /* a reshape of a reshape reads the first one's array */
+        a = V(p, a)->args[0];
+    if (!a || memcmp(&V(p, a)->shape, s, sizeof *s) == 0)
+        return a;
+    return build_view(p, IR_RESHAPE, span, a, s);
 }
 
 Ref build_concat(Program *p, Span span, Ref a, Ref b, int axis, const Shape *s)

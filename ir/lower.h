@@ -1,4 +1,5 @@
-/* lower.h: state shared by lower.c (statements) and lower_expr.c (expressions). */
+/* lower.h: state shared by lower.c (statements), lower_expr.c (expressions)
+ * and the files of NumPy functions they call (lower_*.c). */
 #ifndef NPX_LOWER_H
 #define NPX_LOWER_H
 #include "../parser/ast.h"
@@ -63,6 +64,9 @@ bool lower_bind_args(Lower *L, Call *c, const char *const *params, int nreq, con
 Ref call_var(Lower *L, Call *c, int is_std);
 Ref call_eye(Lower *L, Call *c, int unused);
 Ref call_linspace(Lower *L, Call *c, int unused);
+/* lower_index.c */
+Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...] */
+Ref call_squeeze(Lower *L, Call *c, int unused);
 /* lower_views.c: functions that view an array differently */
 Ref call_swapaxes(Lower *L, Call *c, int unused);
 Ref call_expand_dims(Lower *L, Call *c, int unused);

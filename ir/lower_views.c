@@ -1,8 +1,8 @@
 /* lower_views.c: what shows an array's elements in another shape without
- * computing anything: indexing and slicing, swapaxes, expand_dims, squeeze,
- * broadcast_to, reshape, concatenate and stack; and cumsum, which reads
- * its array along an axis. Each becomes a view (ir.h), which the loops read through. */
-#include <string.h>
+ * computing anything: swapaxes, expand_dims, broadcast_to, reshape,
+ * concatenate and stack; each becomes a view (ir.h) that the loops read
+ * through. And cumsum, which reads its array along an axis. (Indexing and
+ * squeeze: lower_index.c.) */
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
@@ -67,175 +67,6 @@ Ref call_broadcast_to(Lower *L, Call *c, int unused)
     if (!lower_bind_args(L, c, params, 2, a) || !lower_shape(L, a[1], &s))
         return 0;
     return build_broadcast(P(L), c->call->span, lower_expr(L, a[0]), &s);
-}
-
-/* An axis whose length is only known once the program has computed it
- * (bincount's): run-time checks of it come too early, so only whole slices
- * of it are allowed. */
-static bool data_axis(Lower *L, Dim d, Span at)
-{
-    if (!DIM_IS_SYM(d) || P(L)->syms[DIM_SYMNO(d)].kind != SYM_DATA)
-        return false;
-    diag_error(P(L)->diag, at, "indexing an axis whose length comes from the data (%s) is not supported yet",
-               dim_str(P(L), d));
-    return true;
-}
-
-/* squeeze(a, axis): a without the given size-1 axes, or all of them (axes
- * of literal size 1: a size symbol's axis stays unless named). */
-Ref call_squeeze(Lower *L, Call *c, int unused)
-{
-    (void)unused;
-    static const char *const params[] = { "a", "axis", NULL };
-    const Expr *a[2];
-    Program *p = P(L);
-    if (!lower_bind_args(L, c, params, 1, a))
-        return 0;
-    Ref x = lower_expr(L, a[0]);
-    if (!x)
-        return 0;
-    const Shape *s = &V(p, x)->shape;
-    uint32_t axes = 0;
-    if (a[1] && a[1]->kind != EXPR_NONE) {
-        if (!lower_axes(L, a[1], s->ndim, &axes))
-            return 0;
-    } else {
-        for (int k = 0; k < s->ndim; k++)
-            axes |= (uint32_t)(s->d[k] == 1) << k;
-    }
-    AxisIndex index[NPX_MAX_RANK];
-    Span at = a[1] ? a[1]->span : c->call->at;
-    for (int k = 0; k < s->ndim; k++) {
-        index[k] = (AxisIndex){ false, NPX_NO_BOUND, NPX_NO_BOUND, 1 };
-        if (!(axes >> k & 1))
-            continue;
-        const char *what = "cannot select an axis to squeeze out which has size not equal to one";
-        if (data_axis(L, s->d[k], at))
-            return 0;
-        if (!DIM_IS_SYM(s->d[k]) && s->d[k] != 1) {
-            diag_error(p->diag, at, "%s (axis %d has size %lld)", what, k, (long long)s->d[k]);
-            return 0;
-        }
-        if (DIM_IS_SYM(s->d[k]))
-            ir_add_check(p, p->nstmts - 1, s->d[k], 1, at, what);
-        index[k] = (AxisIndex){ true, 0, NPX_NO_BOUND, 1 };
-    }
-    return axes ? build_index(p, c->call->span, x, index) : x;
-}
-
-/* One slice start:stop:step; its bounds are integer constants. */
-static bool lower_slice(Lower *L, const Expr *e, Dim d, AxisIndex *out)
-{
-    const Expr *part[3] = { e->lhs, e->rhs, e->step };
-    int64_t v[3] = { NPX_NO_BOUND, NPX_NO_BOUND, 1 };
-    for (int i = 0; i < 3; i++)
-        if (part[i] && part[i]->kind != EXPR_NONE && !lower_const_int(L, part[i], &v[i]))
-            return false;
-    if (v[2] == 0) {
-        diag_error(P(L)->diag, part[2]->span, "slice step cannot be zero");
-        return false;
-    }
-    *out = (AxisIndex){ false, v[0], v[1], v[2] };
-    bool whole = v[0] == NPX_NO_BOUND && v[1] == NPX_NO_BOUND && (v[2] == 1 || v[2] == -1);
-    return whole || !data_axis(L, d, e->span);
-}
-
-/* Is e made of integer literals and consts only (what lower_const_int takes)? */
-static bool constant_int(Lower *L, const Expr *e)
-{
-    switch (e->kind) {
-    case EXPR_INT: return true;
-    case EXPR_NAME: {
-        const Binding *b = e->np_prefix ? NULL : lower_find(L, e->name);
-        return b && b->kind == BIND_CONST;
-    }
-    case EXPR_UNARY: return constant_int(L, e->lhs);
-    case EXPR_BINARY: return constant_int(L, e->lhs) && constant_int(L, e->rhs);
-    default: return false;
-    }
-}
-
-/* One integer index of an axis of size d: checked now when d is a literal,
- * when the program runs when it is a symbol. */
-static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *out)
-{
-    Program *p = P(L);
-    int64_t i;
-    if (!constant_int(L, e)) {
-        diag_error(p->diag, e->span, "an index must be an integer constant; indexing with arrays or "
-                                     "run-time values (x[mask], x[idx]) is not supported yet");
-        return false;
-    }
-    if (!lower_const_int(L, e, &i) || data_axis(L, d, e->span))
-        return false;
-    if (!DIM_IS_SYM(d) && (i < -d || i >= d)) {
-        diag_error(p->diag, e->span, "index %lld is out of bounds for axis %d with size %lld", (long long)i, axis,
-                   (long long)d);
-        return false;
-    }
-    if (DIM_IS_SYM(d))
-        ir_add_index_check(p, p->nstmts - 1, d, i, axis, e->span);
-    *out = (AxisIndex){ true, i, NPX_NO_BOUND, 1 };
-    return true;
-}
-
-/* x[...]: NumPy's basic indexing. Integers and slices (constant bounds) go
- * through the axes in order, '...' stands for as many whole axes as are left
- * over, None makes a new axis of size 1 in the result. */
-Ref lower_subscript(Lower *L, const Expr *e)
-{
-    Program *p = P(L);
-    Ref x = lower_expr(L, e->obj);
-    if (!x)
-        return 0;
-    const Shape *s = &V(p, x)->shape;
-    const ExprList *items = &e->args;
-    int used = 0, ellipses = 0;
-    for (int i = 0; i < items->n; i++) {
-        ellipses += items->v[i]->kind == EXPR_ELLIPSIS;
-        used += items->v[i]->kind != EXPR_ELLIPSIS && items->v[i]->kind != EXPR_NONE;
-    }
-    if (ellipses > 1) {
-        diag_error(p->diag, e->span, "an index can only have a single ellipsis ('...')");
-        return 0;
-    }
-    if (used > s->ndim) {
-        diag_error(p->diag, e->span, "too many indices for array: array is %d-dimensional, but %d were indexed",
-                   s->ndim, used);
-        return 0;
-    }
-    AxisIndex index[NPX_MAX_RANK];
-    const AxisIndex whole = { false, NPX_NO_BOUND, NPX_NO_BOUND, 1 };
-    uint32_t new_axes = 0;
-    int k = 0, out = 0;                          /* the next axis of x, of the result */
-    bool changed = false;
-    for (int i = 0; i < items->n; i++) {
-        const Expr *it = items->v[i];
-        if (it->kind == EXPR_ELLIPSIS) {
-            for (int j = 0; j < s->ndim - used; j++, out++)
-                index[k++] = whole;
-            continue;
-        }
-        if (out >= NPX_MAX_RANK) {
-            diag_error(p->diag, it->span, "the result would have more than %d dimensions", NPX_MAX_RANK);
-            return 0;
-        }
-        if (it->kind == EXPR_NONE) {
-            new_axes |= 1u << out++;
-            continue;
-        }
-        bool ok = it->kind == EXPR_SLICE ? lower_slice(L, it, s->d[k], &index[k])
-                                         : lower_single(L, it, s->d[k], k, &index[k]);
-        if (!ok)
-            return 0;
-        out += !index[k].single;
-        changed |= memcmp(&index[k], &whole, sizeof whole) != 0;
-        k++;
-    }
-    while (k < s->ndim)
-        index[k++] = whole, out++;
-    Ref view = changed ? build_index(p, e->span, x, index) : x;
-    return new_axes ? build_expand(p, e->span, view, new_axes, out) : view;
 }
 
 /* d as a literal factor and its symbols (a product's factors) */
@@ -365,8 +196,6 @@ Ref call_reshape(Lower *L, Call *c, int flat)
         }
         ir_add_check(p, p->nstmts - 1, total, known, c->call->at, "cannot reshape array: the sizes differ");
     }
-    if (memcmp(&s, &v->shape, sizeof s) == 0)
-        return x;
     return build_reshape(p, c->call->span, x, &s);
 }
 
