@@ -173,6 +173,10 @@ Ref lower_subscript(Lower *L, const Expr *e)
     }
     while (k < s->ndim)
         index[k++] = whole, out++;
+    if (out > NPX_MAX_RANK) {
+        diag_error(p->diag, e->span, "the result would have more than %d dimensions", NPX_MAX_RANK);
+        return 0;
+    }
     Ref view = changed ? build_index(p, e->span, x, index) : x;
     return new_axes ? build_expand(p, e->span, view, new_axes, out) : view;
 }

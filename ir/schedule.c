@@ -88,7 +88,7 @@ static const char *op_name(const Value *v)
 }
 
 /* text with every run of other characters than letters and digits made one
- * '_', none at either end */
+ * '_', none at either end, and an 'n' before a digit: "1+V" is n1_V */
 static const char *c_identifier(Program *p, const char *text)
 {
     char *s = arena_strdup(p->arena, text), *o = s;
@@ -102,7 +102,7 @@ static const char *c_identifier(Program *p, const char *text)
     while (o > s && o[-1] == '_')
         o--;
     *o = 0;
-    return s;
+    return s[0] >= '0' && s[0] <= '9' ? arena_printf(p->arena, "n%s", s) : s;
 }
 
 static void name_values(Program *p)
