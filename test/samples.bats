@@ -20,6 +20,10 @@ load test_helper
     check_program "$NPX_ROOT/samples/logreg.npx"
 }
 
+@test "the heat equation sample's stencil of slices matches NumPy" {
+    check_program "$NPX_ROOT/samples/heat.npx"
+}
+
 @test "every sample has a test" {
     local f name
     for f in "$NPX_ROOT"/samples/*.npx; do
