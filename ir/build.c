@@ -155,6 +155,44 @@ static bool check_weak_ints(Program *p, Ufunc f, const Ref *args, int n, npx_dty
     return true;
 }
 
+/* A comparison, maximum or minimum of a bool or int32 array (or one widened
+ * to int64) with a Python int outside that dtype's range has an answer known
+ * now (NumPy 2 compares exactly): a constant, or the array itself. Folded here, so that the C code
+ * never compares an element with a number its type cannot hold, which
+ * compilers warn about. r is the ufunc as built. */
+static Ref fold_out_of_range(Program *p, Span span, Ref r)
+{
+    const Value *v = V(p, r);
+    Ufunc f = v->ufunc;
+    bool cmp = f == UF_less || f == UF_less_equal || f == UF_greater || f == UF_greater_equal || f == UF_equal ||
+               f == UF_not_equal;
+    bool max = f == UF_maximum || f == UF_fmax, min = f == UF_minimum || f == UF_fmin;
+    for (int side = 0; side < 2 && (cmp || max || min) && v->nargs == 2; side++) {
+        const Value *x = V(p, v->args[side]), *k = V(p, v->args[1 - side]);
+        npx_dtype held = x->kind == IR_CAST && x->dtype == NPX_I64 ? V(p, x->args[0])->dtype : x->dtype;
+        if (x->weak || k->kind != IR_LITERAL || !k->weak || !dtype_is_int(k->dtype) ||
+            (held != NPX_BOOL && held != NPX_I32))
+            continue;
+        int64_t lo = held == NPX_BOOL ? 0 : INT32_MIN, hi = held == NPX_BOOL ? 1 : INT32_MAX;
+        if (k->ival >= lo && k->ival <= hi)
+            continue;
+        bool above = k->ival > hi;                 /* k is above every element of x */
+        if (max || min) {
+            Shape shape = v->shape;
+            npx_dtype t = v->dtype;
+            if (above == max)
+                return build_broadcast(p, span, build_literal(p, span, t, k->ival, (double)k->ival, false), &shape);
+            return build_cast(p, span, v->args[side], t);
+        }
+        bool lt = side == 0 ? above : !above;      /* the left operand is the smaller */
+        bool known = f == UF_less || f == UF_less_equal ? lt : f == UF_greater || f == UF_greater_equal ? !lt
+                                                                                                        : f == UF_not_equal;
+        Shape shape = v->shape;
+        return build_broadcast(p, span, build_literal(p, span, NPX_BOOL, known, known, false), &shape);
+    }
+    return r;
+}
+
 Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n, bool operator_form)
 {
     for (int i = 0; i < n; i++)
@@ -185,7 +223,7 @@ Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n,
     v->shape = s;
     memcpy(v->args, args, sizeof(Ref) * n);
     v->nargs = n;
-    return r;
+    return fold_out_of_range(p, span, r);
 }
 
 Ref build_cast(Program *p, Span span, Ref a, npx_dtype t)

@@ -219,3 +219,7 @@ load test_helper
 @test "cumsum matches NumPy's running sums in order and dtype, along each axis and flattened" {
     check_program "$BATS_TEST_DIRNAME/programs/cumsum.npx"
 }
+
+@test "comparisons, maximum and clip with Python ints outside a bool or int32 range fold to NumPy's exact answers" {
+    check_program "$BATS_TEST_DIRNAME/programs/literal_ranges.npx"
+}
