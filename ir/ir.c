@@ -161,12 +161,12 @@ bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out)
         const Dim *part = s && s->kind == SYM_PRODUCT ? s->factors.d : &d[k];
         int nparts = s && s->kind == SYM_PRODUCT ? s->factors.ndim : 1;
         for (int j = 0; j < nparts; j++) {
-            if (!DIM_IS_SYM(part[j]))
-                lit *= part[j];
-            else if (f.ndim < NPX_MAX_RANK)
+            if (DIM_IS_SYM(part[j])) {
+                if (f.ndim == NPX_MAX_RANK)
+                    return false;
                 f.d[f.ndim++] = part[j];
-            else
-                return false;
+            } else if (__builtin_mul_overflow(lit, part[j], &lit))
+                lit = NPX_MAX_ELEMENTS + 1;      /* too big: reported by ir_lower */
         }
     }
     *out = lit == 0 || f.ndim == 0 ? lit : f.d[0];
@@ -193,8 +193,9 @@ bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out)
 
 Dim ir_sum_dim(Program *p, Dim a, Dim b)
 {
+    Dim sum;
     if (!DIM_IS_SYM(a) && !DIM_IS_SYM(b))
-        return a + b;
+        return __builtin_add_overflow(a, b, &sum) ? NPX_MAX_ELEMENTS + 1 : sum;   /* too big: reported by ir_lower */
     if (a == 0 || b == 0)
         return a == 0 ? b : a;
     for (int i = 0; i < p->nsyms; i++)

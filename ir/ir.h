@@ -16,6 +16,10 @@
 
 typedef int32_t Ref;             /* index into Program.vals; 0 is "none" */
 
+/* More elements than any array can have: literal sizes beyond it are an
+ * error, index and slice bounds beyond it act as it does. */
+#define NPX_MAX_ELEMENTS ((int64_t)1 << 62)
+
 /* A size: >= 0 a literal, < 0 the size symbol number -(d+1). */
 typedef int64_t Dim;
 #define DIM_SYM(s) (-(Dim)(s) - 1)

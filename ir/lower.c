@@ -228,6 +228,25 @@ static void check_outputs(Lower *L)
     }
 }
 
+/* Literal sizes whose product no machine could hold (nor int64 count) are
+ * an error where the array is made, once a statement: values from `first`. */
+static void check_sizes(Program *p, Ref first)
+{
+    int reported = -1;
+    for (Ref r = first; r < p->nvals; r++) {
+        const Value *v = &p->vals[r];
+        int64_t n = 1;
+        bool huge = false;
+        for (int k = 0; k < v->shape.ndim && !huge; k++)
+            huge = !DIM_IS_SYM(v->shape.d[k]) && (__builtin_mul_overflow(n, v->shape.d[k], &n) || n > NPX_MAX_ELEMENTS);
+        if (huge && v->stmt != reported) {
+            diag_error(p->diag, v->span, "this array would be too big: %s, more than %lld elements",
+                       shape_str(p, &v->shape, v->dtype, false), (long long)NPX_MAX_ELEMENTS);
+            reported = v->stmt;
+        }
+    }
+}
+
 bool ir_lower(Program *p, const void *tree)
 {
     const AstProgram *ast = tree;
@@ -235,12 +254,14 @@ bool ir_lower(Program *p, const void *tree)
     int errors = p->diag->errors;
     for (int i = 0; i < ast->n; i++) {
         const Stmt *s = ast->v[i];
+        Ref first = p->nvals ? p->nvals : 1;
         switch (s->kind) {
         case STMT_INPUT: lower_input(&L, s); break;
         case STMT_CONST: lower_const(&L, s); break;
         case STMT_OUTPUT: lower_output(&L, s); break;
         case STMT_ASSIGN: lower_assign(&L, s); break;
         }
+        check_sizes(p, first);
     }
     check_outputs(&L);
     return p->diag->errors == errors;

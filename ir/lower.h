@@ -45,6 +45,8 @@ Ref lower_expr(Lower *L, const Expr *e);
 Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b);
 /* A compile-time integer: literals, consts and + - * // of them. */
 bool lower_const_int(Lower *L, const Expr *e, int64_t *out);
+/* Is e made of integer literals and consts only (what lower_const_int takes)? */
+bool lower_is_const_int(Lower *L, const Expr *e);
 bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out);
 bool lower_bool_flag(Lower *L, const Expr *e, bool *out);
 /* One size (a constant, a size symbol, x.shape[k]) or a shape (a tuple of

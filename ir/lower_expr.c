@@ -10,6 +10,28 @@ static Program *P(Lower *L) { return L->p; }
 
 /* ---- compile-time values --------------------------------------------- */
 
+bool lower_is_const_int(Lower *L, const Expr *e)
+{
+    switch (e->kind) {
+    case EXPR_INT: return true;
+    case EXPR_NAME: {
+        const Binding *b = e->np_prefix ? NULL : lower_find(L, e->name);
+        return b && b->kind == BIND_CONST;
+    }
+    case EXPR_UNARY: return lower_is_const_int(L, e->lhs);
+    case EXPR_BINARY: return lower_is_const_int(L, e->lhs) && lower_is_const_int(L, e->rhs);
+    default: return false;
+    }
+}
+
+/* false, reported, when an operation on integer constants overflowed */
+static bool fits(Lower *L, const Expr *e, bool overflow)
+{
+    if (overflow)
+        diag_error(P(L)->diag, e->span, "this integer constant does not fit in int64");
+    return !overflow;
+}
+
 bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
 {
     int64_t a, b;
@@ -26,26 +48,41 @@ bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
         break;
     }
     case EXPR_UNARY:
-        if (e->op == AST_NEG && lower_const_int(L, e->lhs, &a)) {
-            *out = -a;
-            return true;
-        }
-        if (e->op == AST_POS)
-            return lower_const_int(L, e->lhs, out);
-        return false;
+        if (e->op != AST_NEG && e->op != AST_POS && e->op != AST_INVERT)
+            break;
+        if (!lower_const_int(L, e->lhs, &a) || !fits(L, e, e->op == AST_NEG && a == INT64_MIN))
+            return false;
+        *out = e->op == AST_NEG ? -a : e->op == AST_INVERT ? ~a : a;
+        return true;
     case EXPR_BINARY:
+        if (e->op != AST_ADD && e->op != AST_SUB && e->op != AST_MUL && e->op != AST_FLOORDIV &&
+            e->op != AST_MOD && e->op != AST_POW)
+            break;
         if (!lower_const_int(L, e->lhs, &a) || !lower_const_int(L, e->rhs, &b))
             return false;
         switch (e->op) {
-        case AST_ADD: *out = a + b; return true;
-        case AST_SUB: *out = a - b; return true;
-        case AST_MUL: *out = a * b; return true;
-        case AST_FLOORDIV:
-            if (b == 0)
-                break;
-            *out = a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+        case AST_ADD: return fits(L, e, __builtin_add_overflow(a, b, out));
+        case AST_SUB: return fits(L, e, __builtin_sub_overflow(a, b, out));
+        case AST_MUL: return fits(L, e, __builtin_mul_overflow(a, b, out));
+        case AST_POW: {
+            if (b < 0)
+                break;                           /* a Python float */
+            bool overflow = false;
+            for (*out = 1; b > 0 && !overflow; b--)
+                overflow = __builtin_mul_overflow(*out, a, out);
+            return fits(L, e, overflow);
+        }
+        default:                                 /* Python's // and %: floor, the divisor's sign */
+            if (b == 0) {
+                diag_error(P(L)->diag, e->at, "integer %s by zero", e->op == AST_MOD ? "modulo" : "division");
+                return false;
+            }
+            if (!fits(L, e, e->op == AST_FLOORDIV && a == INT64_MIN && b == -1))
+                return false;
+            int64_t r = b == -1 ? 0 : a % b, q = b == -1 ? -a : a / b;
+            bool fix = r != 0 && (r < 0) != (b < 0);
+            *out = e->op == AST_MOD ? (fix ? r + b : r) : (fix ? q - 1 : q);
             return true;
-        default: break;
         }
         break;
     default: break;
@@ -80,6 +117,15 @@ bool lower_dim(Lower *L, const Expr *e, Dim *out)
         Binding *b = lower_find(L, e->name);
         if (b && b->kind == BIND_SYM) {
             *out = DIM_SYM(b->sym);
+            return true;
+        }
+    }
+    int64_t n;
+    if (lower_is_const_int(L, e)) {              /* K + 1, 2 ** 10 */
+        if (!lower_const_int(L, e, &n))
+            return false;
+        if (n >= 0) {
+            *out = n;
             return true;
         }
     }
@@ -435,16 +481,21 @@ static Ref call_arange(Lower *L, Call *c, int unused)
     Dim n;
     if ((start && !lower_number(L, start, &v0, &is_float)) || (a[2] && !lower_number(L, a[2], &step, &is_float)))
         return 0;
+    int errors = p->diag->errors;
     if (!start && !a[2] && stop->kind != EXPR_FLOAT && lower_dim(L, stop, &n)) {
         t = NPX_I64;                              /* arange(n), n possibly x.shape[0] */
     } else {
-        if (p->diag->errors || !lower_number(L, stop, &v1, &is_float))
+        if (p->diag->errors != errors || !lower_number(L, stop, &v1, &is_float))
             return 0;
         if (step == 0) {
             diag_error(p->diag, a[2]->span, "arange: step must not be zero");
             return 0;
         }
         double len = ceil((v1 - v0) / step);
+        if (!(len < (double)NPX_MAX_ELEMENTS)) {  /* NaN too: arange(0, inf) */
+            diag_error(p->diag, c->call->at, "arange: %g elements are more than any array can hold", len);
+            return 0;
+        }
         n = len > 0 ? (Dim)len : 0;
         t = is_float ? NPX_F64 : NPX_I64;
     }

@@ -67,9 +67,12 @@ static bool lower_slice(Lower *L, const Expr *e, Dim d, AxisIndex *out)
 {
     const Expr *part[3] = { e->lhs, e->rhs, e->step };
     int64_t v[3] = { NPX_NO_BOUND, NPX_NO_BOUND, 1 };
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < 3; i++) {
         if (part[i] && part[i]->kind != EXPR_NONE && !lower_const_int(L, part[i], &v[i]))
             return false;
+        if (part[i] && part[i]->kind != EXPR_NONE)  /* past any array's size: clipped the same */
+            v[i] = v[i] < -NPX_MAX_ELEMENTS ? -NPX_MAX_ELEMENTS : v[i] > NPX_MAX_ELEMENTS ? NPX_MAX_ELEMENTS : v[i];
+    }
     if (v[2] == 0) {
         diag_error(P(L)->diag, part[2]->span, "slice step cannot be zero");
         return false;
@@ -79,37 +82,22 @@ static bool lower_slice(Lower *L, const Expr *e, Dim d, AxisIndex *out)
     return whole || !data_axis(L, d, e->span);
 }
 
-/* Is e made of integer literals and consts only (what lower_const_int takes)? */
-static bool constant_int(Lower *L, const Expr *e)
-{
-    switch (e->kind) {
-    case EXPR_INT: return true;
-    case EXPR_NAME: {
-        const Binding *b = e->np_prefix ? NULL : lower_find(L, e->name);
-        return b && b->kind == BIND_CONST;
-    }
-    case EXPR_UNARY: return constant_int(L, e->lhs);
-    case EXPR_BINARY: return constant_int(L, e->lhs) && constant_int(L, e->rhs);
-    default: return false;
-    }
-}
-
 /* One integer index of an axis of size d: checked now when d is a literal,
  * when the program runs when it is a symbol. */
 static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *out)
 {
     Program *p = P(L);
     int64_t i;
-    if (!constant_int(L, e)) {
+    if (!lower_is_const_int(L, e)) {
         diag_error(p->diag, e->span, "an index must be an integer constant; indexing with arrays or "
                                      "run-time values (x[mask], x[idx]) is not supported yet");
         return false;
     }
     if (!lower_const_int(L, e, &i) || data_axis(L, d, e->span))
         return false;
-    if (!DIM_IS_SYM(d) && (i < -d || i >= d)) {
-        diag_error(p->diag, e->span, "index %lld is out of bounds for axis %d with size %lld", (long long)i, axis,
-                   (long long)d);
+    if ((!DIM_IS_SYM(d) && (i < -d || i >= d)) || i < -NPX_MAX_ELEMENTS || i > NPX_MAX_ELEMENTS) {
+        diag_error(p->diag, e->span, "index %lld is out of bounds for axis %d with size %s", (long long)i, axis,
+                   dim_str(p, d));
         return false;
     }
     if (DIM_IS_SYM(d))

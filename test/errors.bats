@@ -127,3 +127,7 @@ load test_helper
 @test "concatenate and stack mistakes are located with NumPy's words" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/concatenate.npx"
 }
+
+@test "integer constants that overflow, divisions by zero and arrays too big are located errors, not crashes" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/constants.npx"
+}
