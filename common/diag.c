@@ -2,6 +2,7 @@
  * line, and a caret with tildes under the span. */
 #include "diag.h"
 #include <stdarg.h>
+#include <string.h>
 
 Span span_join(Span a, Span b)
 {
@@ -37,21 +38,31 @@ const char *diag_line_text(const Diag *d, int offset, int *len)
     return d->src + b;
 }
 
+/* At most this much of a long source line is shown, around the caret (as
+ * clang does), so that each message stays readable and quick to print. */
+#define DIAG_WINDOW 160
+
 static void report(Diag *d, const char *kind, Span at, const char *fmt, va_list ap)
 {
     int len;
     const char *line = diag_line_text(d, at.begin, &len);
     int col = (int)(d->src + clamp(d, at.begin) - line);
+    int from = len > DIAG_WINDOW && col > DIAG_WINDOW / 3 ? col - DIAG_WINDOW / 3 : 0;
+    int to = from + DIAG_WINDOW < len ? from + DIAG_WINDOW : len;
+    const char *dots = from > 0 ? "..." : "";
     fprintf(d->out, "%s:%d:%d: %s: ", d->path, diag_line(d, at.begin), col + 1, kind);
     vfprintf(d->out, fmt, ap);
-    fprintf(d->out, "\n%.*s\n", len, line);
-    for (int i = 0; i < col; i++)
-        fputc(line[i] == '\t' ? '\t' : ' ', d->out);
-    fputc('^', d->out);
-    int end = at.end < d->len ? at.end : d->len;
-    for (int i = col + 1; i < len && line + i < d->src + end; i++)
-        fputc('~', d->out);
-    fputc('\n', d->out);
+    fprintf(d->out, "\n%s%.*s%s\n", dots, to - from, line + from, to < len ? "..." : "");
+    char caret[DIAG_WINDOW + 8];
+    int n = (int)strlen(dots), end = at.end < d->len ? (int)(at.end - (line - d->src)) : len;
+    memset(caret, ' ', (size_t)n);
+    for (int i = from; i < col; i++)
+        caret[n++] = line[i] == '\t' ? '\t' : ' ';
+    caret[n++] = '^';
+    for (int i = col + 1; i < to && i < end; i++)
+        caret[n++] = '~';
+    caret[n++] = '\n';
+    fwrite(caret, 1, (size_t)n, d->out);
 }
 
 void diag_error(Diag *d, Span at, const char *fmt, ...)

@@ -131,3 +131,20 @@ load test_helper
 @test "integer constants that overflow, divisions by zero and arrays too big are located errors, not crashes" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/constants.npx"
 }
+
+@test "a long source line is shown around its caret, so that each of 2000 errors stays short and aligned" {
+    "$PYTHON" -c "print('output y'); print('y = ' + ' + '.join(['a'] * 2000))" >"$BATS_TEST_TMPDIR/long.npx"
+    run -1 "$NPXC" "$BATS_TEST_TMPDIR/long.npx" -o "$BATS_TEST_TMPDIR/long.c"
+    [ "$(grep -c "error: name 'a' is not defined" <<<"$output")" -eq 2000 ]
+    # every echoed line is at most the window and '...' on each side; the caret is under an 'a'
+    printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/long.err"
+    "$PYTHON" - "$BATS_TEST_TMPDIR/long.err" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().split("\n")
+for i, l in enumerate(lines):
+    if "^" in l and "error:" not in l:
+        src = lines[i - 1]
+        assert len(src) <= 166, len(src)
+        assert src[l.index("^")] == "a", (src, l)
+PY
+}
