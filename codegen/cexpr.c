@@ -194,36 +194,38 @@ const char *cx_convert(Emitter *e, const char *x, npx_dtype from, npx_dtype to)
     return arena_printf(A(e), "(%s)%s", dtype_ctype(to), paren(e, x));
 }
 
-/* Fills a template of ir/ufuncs.h. */
+/* Fills a template of ir/ufuncs.h: $0..$2 the operands, $t the dtype's
+ * name, $f its libm suffix, $l the source line. Any length: a fused chain of
+ * thousands of operations is one expression. */
 static const char *apply(Emitter *e, const char *tmpl, const char **args, npx_dtype t, int line)
 {
     char line_text[16];
     snprintf(line_text, sizeof line_text, "%d", line);
-    char buf[4096];
-    size_t n = 0;
-    for (const char *c = tmpl; *c && n < sizeof buf - 1; c++) {
-        const char *piece = NULL;
-        char one[2] = { *c, 0 };
+    size_t ntmpl = strlen(tmpl), n = 0, total = 0;
+    const char **piece = arena_alloc(A(e), sizeof(char *) * ntmpl);
+    size_t *len = arena_alloc(A(e), sizeof(size_t) * ntmpl);
+    for (const char *c = tmpl; *c; c++, n++) {
         if (c[0] == '$' && c[1] >= '0' && c[1] <= '2') {
-            piece = operand(e, tmpl, c, args[c[1] - '0']);
+            piece[n] = operand(e, tmpl, c, args[c[1] - '0']);
             c++;
+        } else if (c[0] == '$' && (c[1] == 't' || c[1] == 'f' || c[1] == 'l')) {
+            piece[n] = c[1] == 't' ? dtype_name(t) : c[1] == 'f' ? (t == NPX_F32 ? "f" : "") : line_text;
+            c++;
+        } else {
+            piece[n] = c;
+            len[n] = 1;
+            total++;
+            continue;
         }
-        else if (c[0] == '$' && c[1] == 't')
-            piece = (c++, dtype_name(t));
-        else if (c[0] == '$' && c[1] == 'f')
-            piece = (c++, t == NPX_F32 ? "f" : "");
-        else if (c[0] == '$' && c[1] == 'l')
-            piece = (c++, line_text);
-        else
-            piece = one;
-        size_t len = strlen(piece);
-        if (n + len >= sizeof buf)
-            len = sizeof buf - 1 - n;
-        memcpy(buf + n, piece, len);
-        n += len;
+        len[n] = strlen(piece[n]);
+        total += len[n];
     }
-    buf[n] = 0;
-    return arena_strdup(A(e), buf);
+    char *out = arena_alloc(A(e), total + 1), *o = out;
+    for (size_t i = 0; i < n; i++) {
+        memcpy(o, piece[i], len[i]);
+        o += len[i];
+    }
+    return out;
 }
 
 /* Index expressions of an operand of rank `rank` read by a value of shape s

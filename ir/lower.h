@@ -27,6 +27,7 @@ typedef struct {
     int nbind, capbind;
     Span *output_spans;
     int capspans;
+    int depth;                   /* of lower_expr calls inside one another */
 } Lower;
 
 /* A call being lowered: NumPy's function, or a method with its array as the

@@ -730,7 +730,7 @@ Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b)
     return build_ufunc(P(L), at, span, (Ufunc)f, args, b ? 2 : 1, true);
 }
 
-Ref lower_expr(Lower *L, const Expr *e)
+static Ref lower_node(Lower *L, const Expr *e)
 {
     Program *p = P(L);
     switch (e->kind) {
@@ -759,4 +759,22 @@ Ref lower_expr(Lower *L, const Expr *e)
         diag_error(p->diag, e->span, "this is only allowed inside [ ]");
         return 0;
     }
+}
+
+/* The parser caps brackets; a chain of binary operators (a + a + ... + a)
+ * nests as deep as it is long, and every pass after this one recurses
+ * through it. */
+#define MAX_DEPTH 2000
+
+Ref lower_expr(Lower *L, const Expr *e)
+{
+    if (L->depth >= MAX_DEPTH) {
+        diag_error(P(L)->diag, e->span, "expression is nested too deeply (more than %d operations inside one "
+                                        "another); split it into statements", MAX_DEPTH);
+        return 0;
+    }
+    L->depth++;
+    Ref r = lower_node(L, e);
+    L->depth--;
+    return r;
 }

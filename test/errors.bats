@@ -148,3 +148,10 @@ for i, l in enumerate(lines):
         assert src[l.index("^")] == "a", (src, l)
 PY
 }
+
+@test "a chain of 20000 operations is a located error, not a stack overflow" {
+    "$PYTHON" -c "print('input a: f32[3]'); print('output y'); print('y = ' + ' + '.join(['a'] * 20000))" \
+        >"$BATS_TEST_TMPDIR/deep.npx"
+    run -1 "$NPXC" "$BATS_TEST_TMPDIR/deep.npx" -o "$BATS_TEST_TMPDIR/deep.c"
+    [[ $output == *"deep.npx:3:5: error: expression is nested too deeply (more than 2000 operations inside one another)"* ]]
+}

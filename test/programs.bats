@@ -223,3 +223,11 @@ load test_helper
 @test "comparisons, maximum and clip with Python ints outside a bool or int32 range fold to NumPy's exact answers" {
     check_program "$BATS_TEST_DIRNAME/programs/literal_ranges.npx"
 }
+
+@test "a fused chain of 700 operations is one C expression of any length, as NumPy adds it" {
+    # past the 4096 characters at which the C expression used to be cut (and
+    # within what Python's own parser, the oracle's, can nest)
+    "$PYTHON" -c "print('# run: --random 9 --dim N=70'); print('input a: f32[N]'); print('output y');
+print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BATS_TEST_TMPDIR/chain.npx"
+    check_program "$BATS_TEST_TMPDIR/chain.npx"
+}
