@@ -16,6 +16,16 @@ static const char *param(Program *p, const char *name)
     return ir_c_reserved(name) ? arena_printf(p->arena, "%s_", name) : name;
 }
 
+/* Output j's parameter: its name, or NAME_out when an input is NAME too
+ * (output x of input x: the caller passes both). */
+static const char *out_param(Program *p, int j)
+{
+    for (int i = 0; i < p->ninputs; i++)
+        if (strcmp(p->inputs[i].name, p->outputs[j]) == 0)
+            return arena_printf(p->arena, "%s_out", p->outputs[j]);
+    return param(p, p->outputs[j]);
+}
+
 /* A size only the run finds, in the shape of output j, axis k, or NULL. */
 static const Sym *data_size(Program *p, int j, int k)
 {
@@ -50,8 +60,7 @@ static int parameters(Program *p, const char **list)
     }
     for (int j = 0; j < p->noutputs; j++) {
         const Value *v = V(p, p->output_vals[j]);
-        list[n++] = arena_printf(p->arena, "%s *%s%s", dtype_ctype(v->dtype), v->shape.ndim ? "*" : "",
-                                 param(p, p->outputs[j]));
+        list[n++] = arena_printf(p->arena, "%s *%s%s", dtype_ctype(v->dtype), v->shape.ndim ? "*" : "", out_param(p, j));
     }
     for (int j = 0; j < p->noutputs; j++)
         for (int k = 0; k < V(p, p->output_vals[j])->shape.ndim; k++)
@@ -101,7 +110,7 @@ void emit_lib_function(Emitter *e)
     emit_line(e, "    return npx_status;");
     for (int j = 0; j < p->noutputs; j++) {
         const Value *v = V(p, p->output_vals[j]);
-        const char *ct = dtype_ctype(v->dtype), *name = param(p, p->outputs[j]);
+        const char *ct = dtype_ctype(v->dtype), *name = out_param(p, j);
         if (v->shape.ndim) {
             emit_line(e, "*%s = (%s *)npx_out[%d].data;", name, ct, j);
             continue;
@@ -140,7 +149,7 @@ void emit_lib_header(FILE *out, Program *p, const char *file)
                 shape_str(p, &p->inputs[i].shape, p->inputs[i].dtype, false));
     for (int j = 0; j < p->noutputs; j++) {
         const Value *v = V(p, p->output_vals[j]);
-        fprintf(out, " *   %-12s output %s%s\n", param(p, p->outputs[j]), shape_str(p, &v->shape, v->dtype, false),
+        fprintf(out, " *   %-12s output %s%s\n", out_param(p, j), shape_str(p, &v->shape, v->dtype, false),
                 v->shape.ndim ? ", allocated by the call: free() it" : "");
     }
     for (int j = 0; j < p->noutputs; j++)

@@ -109,3 +109,15 @@ matches_numpy() {
     npx_exec "npxc --lib" "$NPXC" --lib "$LIB/stats.npx" -o "$BATS_TEST_TMPDIR/2nd-pass.c"
     grep -qF 'int npx_2nd_pass(int64_t N,' "$BATS_TEST_TMPDIR/2nd-pass.h"
 }
+
+@test "every test program compiles warning-free as a C library, outputs named like inputs included (x_out)" {
+    [ -z "${NPX_SAN:-}" ] || skip "compile-only check, skipped in the sanitizer round"
+    local f n
+    for f in "$NPX_ROOT"/test/programs/*.npx "$NPX_ROOT"/samples/*.npx; do
+        n=lib_$(basename "$f" .npx)
+        npx_exec "npxc --lib $(basename "$f")" "$NPXC" --lib "$f" -o "$BATS_TEST_TMPDIR/$n.c"
+        npx_exec "cc -c $n.c" "${CC:-cc}" -std=c11 -O0 -fopenmp -Wall -Wextra -Werror \
+            -c "$BATS_TEST_TMPDIR/$n.c" -o "$BATS_TEST_TMPDIR/$n.o"
+    done
+    grep -q "float \*\*x_out" "$BATS_TEST_TMPDIR/lib_input_as_output.h"
+}
