@@ -214,6 +214,8 @@ static void emit_run(Emitter *e)
     for (int i = 0; i < p->nsyms; i++)
         if (sym_read(p, i))
             emit_derived_size(e, &p->syms[i]);
+    if (p->nstmts == 0 && p->noutputs == 0)
+        emit_line(e, "(void)st; /* an empty program: nothing to compute */");
     e->t->begin_run(e);
     for (int s = 0; s < p->nstmts; s++) {
         const RowGroup *g = p->stmts[s].group ? &p->groups[p->stmts[s].group] : NULL;

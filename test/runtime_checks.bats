@@ -61,3 +61,13 @@ load test_helper
     "$PYTHON" -c 'import numpy as np, sys; y = np.load(sys.argv[1]); assert y.shape == (3, 4), y.shape' \
         "$BATS_TEST_TMPDIR/out/y.npy"
 }
+
+@test "an empty program compiles warning-free, runs, and writes nothing" {
+    printf 'import numpy as np\nconst K = 3\n' >"$BATS_TEST_TMPDIR/empty.npx"
+    build_program "$BATS_TEST_TMPDIR/empty.npx"
+    npx_exec "cc -Werror" "${CC:-cc}" -std=c11 -Wall -Wextra -Werror -c "$BATS_TEST_TMPDIR/prog.c" \
+        -o "$BATS_TEST_TMPDIR/empty.o"
+    mkdir "$BATS_TEST_TMPDIR/out"
+    run -0 "$PROG" -o "$BATS_TEST_TMPDIR/out"
+    [ -z "$(ls -A "$BATS_TEST_TMPDIR/out")" ]
+}
