@@ -56,15 +56,32 @@ static bool taken(Program *p, const char **used, int nused, const char *s)
 }
 
 typedef struct {
-    const char **v;
+    const char **v;              /* the names given */
     int n, cap;
+    const char **base;           /* each name asked for, with the next number to try */
+    int *next, nbase, capbase, capnext;
 } Names;
 
+/* want, or want_2, want_3, ...: the first that is free. Numbering goes on
+ * from the last one given for want (a thousand temporaries named add stay
+ * linear, not cubic). */
 static const char *unique(Program *p, Names *names, const char *want)
 {
+    int b = 0;
+    while (b < names->nbase && strcmp(names->base[b], want) != 0)
+        b++;
+    if (b == names->nbase) {
+        names->base = arena_grow(p->arena, names->base, &names->capbase, b + 1, sizeof(char *));
+        names->next = arena_grow(p->arena, names->next, &names->capnext, b + 1, sizeof(int));
+        names->base[b] = want;
+        names->next[b] = 2;
+        names->nbase++;
+    }
     const char *s = want;
-    for (int k = 2; taken(p, names->v, names->n, s); k++)
-        s = arena_printf(p->arena, "%s_%d", want, k);
+    if (names->next[b] > 2 || taken(p, names->v, names->n, s))
+        do
+            s = arena_printf(p->arena, "%s_%d", want, names->next[b]++);
+        while (taken(p, names->v, names->n, s));
     names->v = arena_grow(p->arena, names->v, &names->cap, names->n + 1, sizeof(char *));
     names->v[names->n++] = s;
     return s;
