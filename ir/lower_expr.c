@@ -696,13 +696,20 @@ static Ref lower_index(Lower *L, const Expr *e)
     return lower_subscript(L, e);
 }
 
-/* a ** b: NumPy refuses negative integer literal exponents of integer arrays,
- * and computes x ** 2 as square(x) and x ** 0.5 as sqrt(x) (which differ
- * from pow at -0.0 and -inf). */
+/* a ** b: NumPy refuses negative integer literal exponents of integer arrays
+ * (Python makes a float of int ** negative int), and computes x ** 2 as
+ * square(x) and x ** 0.5 as sqrt(x) (which differ from pow at -0.0 and
+ * -inf). */
 static Ref lower_power(Lower *L, Span at, Span span, Ref a, Ref b)
 {
     Program *p = P(L);
     const Value *va = V(p, a), *vb = V(p, b);
+    if (va->weak && vb->weak && vb->kind == IR_LITERAL && dtype_is_int(va->dtype) && dtype_is_int(vb->dtype) &&
+        vb->ival < 0) {                          /* Python: 2 ** -1 is the float 0.5 */
+        Ref one = build_literal(p, span, NPX_F64, 0, 1.0, true);
+        a = build_ufunc(p, at, span, UF_multiply, (Ref[]){ a, one }, 2, true);
+        return build_ufunc(p, at, span, UF_power, (Ref[]){ a, b }, 2, true);
+    }
     if (vb->kind != IR_LITERAL || !vb->weak || va->weak)
         return build_ufunc(p, at, span, UF_power, (Ref[]){ a, b }, 2, true);
     double x = dtype_is_float(vb->dtype) ? vb->fval : (double)vb->ival;
