@@ -225,7 +225,13 @@ static int npx_hdr_parse(const char *text, size_t len, npx_hdr *h, char *err, si
 static void npx_hdr_dtype_name(const char *descr, char *buf, size_t len)
 {
     const char *d = descr[0] && strchr("<>|=", descr[0]) ? descr + 1 : descr;
-    int bits = 8 * atoi(d + 1);
+    char *end = NULL;
+    long bytes = d[0] ? strtol(d + 1, &end, 10) : 0;
+    int bits = (int)(8 * bytes);
+    if (d[0] && strchr("fciub", d[0]) && (bytes <= 0 || bytes > 64 || *end)) {
+        snprintf(buf, len, "'%s'", descr);      /* not a size NumPy has */
+        return;
+    }
     switch (d[0]) {
     case 'f': snprintf(buf, len, "float%d", bits); return;
     case 'c': snprintf(buf, len, "complex%d", bits); return;

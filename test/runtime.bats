@@ -353,6 +353,7 @@ assert np.load('out/y.npy')[1, 2] == 5 * 2.5 + 1"
     bad_x uint8.npy "unsupported dtype uint8 ('|u1'); $tail"
     bad_x float16.npy "unsupported dtype float16 ('<f2'); $tail"
     bad_x structured.npy "unsupported dtype: a structured dtype (fields); $tail"
+    bad_x huge_itemsize.npy "unsupported dtype '<f999999999' ('<f999999999'); $tail"
 }
 
 @test "a rank above the limit is rejected" {
