@@ -155,18 +155,29 @@ static bool check_weak_ints(Program *p, Ufunc f, const Ref *args, int n, npx_dty
     return true;
 }
 
-/* A comparison, maximum or minimum of a bool or int32 array (or one widened
- * to int64) with a Python int outside that dtype's range has an answer known
- * now (NumPy 2 compares exactly): a constant, or the array itself. Folded here, so that the C code
- * never compares an element with a number its type cannot hold, which
- * compilers warn about. r is the ufunc as built. */
-static Ref fold_out_of_range(Program *p, Span span, Ref r)
+/* Comparisons, maximum and minimum whose answer is known now: of an array
+ * with itself (maximum(x, x), n < n for integers), or of a bool or int32
+ * array (or one widened to int64) with a Python int outside that dtype's
+ * range (NumPy 2 compares exactly): a constant, or the array itself. Folded
+ * here, so that the C code never makes a comparison compilers call always
+ * true or false (and warn about). r is the ufunc as built. */
+static Ref fold_known(Program *p, Span span, Ref r)
 {
     const Value *v = V(p, r);
     Ufunc f = v->ufunc;
     bool cmp = f == UF_less || f == UF_less_equal || f == UF_greater || f == UF_greater_equal || f == UF_equal ||
                f == UF_not_equal;
     bool max = f == UF_maximum || f == UF_fmax, min = f == UF_minimum || f == UF_fmin;
+    if ((cmp || max || min) && v->nargs == 2 && v->args[0] == v->args[1] && !V(p, v->args[0])->weak) {
+        /* x < x, maximum(x, x) */
+        Shape shape = v->shape;
+        if (max || min)
+            return V(p, v->args[0])->dtype == v->dtype ? v->args[0] : build_cast(p, span, v->args[0], v->dtype);
+        if (dtype_is_float(v->compute))
+            return r;                            /* x == x is a NaN test */
+        bool known = f == UF_less_equal || f == UF_greater_equal || f == UF_equal;
+        return build_broadcast(p, span, build_literal(p, span, NPX_BOOL, known, known, false), &shape);
+    }
     for (int side = 0; side < 2 && (cmp || max || min) && v->nargs == 2; side++) {
         const Value *x = V(p, v->args[side]), *k = V(p, v->args[1 - side]);
         npx_dtype held = x->kind == IR_CAST && x->dtype == NPX_I64 ? V(p, x->args[0])->dtype : x->dtype;
@@ -223,7 +234,7 @@ Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n,
     v->shape = s;
     memcpy(v->args, args, sizeof(Ref) * n);
     v->nargs = n;
-    return fold_out_of_range(p, span, r);
+    return fold_known(p, span, r);
 }
 
 Ref build_cast(Program *p, Span span, Ref a, npx_dtype t)
