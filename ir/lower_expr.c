@@ -717,9 +717,12 @@ static Ref lower_power(Lower *L, Span at, Span span, Ref a, Ref b)
         diag_error(p->diag, at, "integers to negative integer powers are not allowed");
         return 0;
     }
-    if (x == 2 || (x == 0.5 && dtype_is_float(vb->dtype)))
-        return build_ufunc(p, at, span, x == 2 ? UF_square : UF_sqrt, &a, 1, true);
-    return build_ufunc(p, at, span, UF_power, (Ref[]){ a, b }, 2, true);
+    Ref pw = build_ufunc(p, at, span, UF_power, (Ref[]){ a, b }, 2, true);
+    if (!pw || !(x == 2 || (x == 0.5 && dtype_is_float(vb->dtype))))
+        return pw;
+    npx_dtype t = V(p, pw)->dtype;                /* i32 ** 2.0 is f64: square of the f64 */
+    Ref base = V(p, a)->dtype == t ? a : build_cast(p, span, a, t);
+    return build_ufunc(p, at, span, x == 2 ? UF_square : UF_sqrt, &base, 1, true);
 }
 
 Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b)
