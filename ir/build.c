@@ -161,7 +161,7 @@ static bool check_weak_ints(Program *p, Ufunc f, const Ref *args, int n, npx_dty
  * range (NumPy 2 compares exactly): a constant, or the array itself. Folded
  * here, so that the C code never makes a comparison compilers call always
  * true or false (and warn about). r is the ufunc as built. */
-static Ref fold_known(Program *p, Span span, Ref r)
+static Ref fold_known_answer(Program *p, Span span, Ref r)
 {
     const Value *v = V(p, r);
     Ufunc f = v->ufunc;
@@ -202,6 +202,16 @@ static Ref fold_known(Program *p, Span span, Ref r)
         return build_broadcast(p, span, build_literal(p, span, NPX_BOOL, known, known, false), &shape);
     }
     return r;
+}
+
+/* fold_known_answer, and the ufunc it replaces reads nothing any more (its
+ * operands' uses count only real readers) */
+static Ref fold_known(Program *p, Span span, Ref r)
+{
+    Ref out = fold_known_answer(p, span, r);
+    if (out != r)
+        V(p, r)->nargs = 0;
+    return out;
 }
 
 Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n, bool operator_form)

@@ -228,9 +228,11 @@ bool ir_stores(const Program *p, int s, Ref r);
 /* Whether the host must read device data during the computation (on CUDA:
  * bincount's length), which keeps it from being a CUDA graph. */
 bool ir_host_reads_device(const Program *p);
-/* schedule.c: a name C or the generated code already uses (keywords, libm,
- * the emitters' own variables) */
+/* c_names.c: a name C, C++, the headers or the generated code already use
+ * (keywords, libm, the emitters' own variables); of them, those that no
+ * numbered suffix frees (npx_..., _Bool) */
 bool ir_c_reserved(const char *s);
+bool ir_c_reserved_prefix(const char *s);
 static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is computed inside row group g */
 {
     return v->stmt >= g->first && v->stmt <= g->last;

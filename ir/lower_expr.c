@@ -721,6 +721,7 @@ static Ref lower_power(Lower *L, Span at, Span span, Ref a, Ref b)
     if (!pw || !(x == 2 || (x == 0.5 && dtype_is_float(vb->dtype))))
         return pw;
     npx_dtype t = V(p, pw)->dtype;                /* i32 ** 2.0 is f64: square of the f64 */
+    V(p, pw)->nargs = 0;                         /* the power it replaces reads nothing */
     Ref base = V(p, a)->dtype == t ? a : build_cast(p, span, a, t);
     return build_ufunc(p, at, span, x == 2 ? UF_square : UF_sqrt, &base, 1, true);
 }

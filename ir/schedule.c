@@ -8,27 +8,6 @@
 #include <string.h>
 #include "ir.h"
 
-/* C keywords, libm, and the names the emitters use for their own variables */
-static const char *const reserved[] = {
-    "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else", "enum",
-    "extern", "float", "for", "goto", "if", "inline", "int", "long", "register", "restrict",
-    "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef", "union",
-    "unsigned", "void", "volatile", "while", "bool", "true", "false", "main", "st", "i", "j", "k",
-    "p", "acc", "best", "elem", "shape", "a_ip", "accs", "parts", "ib", "q", "quads", "lo", "hi", "mine",
-    "bin", "hists", "nan_seen", "lane", "half", "part", "o", "rest", "bins", "ev", "dev_status", "part_at",
-    "elem_at", "strip", "graph", "rows_bytes", "rows_shared", "shared_rows", "NULL", "exp",
-    "log", "sqrt", "pow", "sin", "cos", "tan", "floor", "ceil", "fabs", "abs", "isnan", "isinf",
-    "isfinite", "hypot", "atan2", "trunc", "rint", "round", "fmax", "fmin", "fmod", "signbit", NULL,
-};
-
-bool ir_c_reserved(const char *s)
-{
-    for (int i = 0; reserved[i]; i++)
-        if (strcmp(reserved[i], s) == 0)
-            return true;
-    return false;
-}
-
 /* i0, i1, ...: the emitters' loop indices */
 static bool is_loop_index(const char *s)
 {
@@ -40,17 +19,12 @@ static bool is_loop_index(const char *s)
     return true;
 }
 
-static bool taken(Program *p, const char **used, int nused, const char *s)
+static bool taken(const char **used, int nused, const char *s)
 {
-    if (ir_c_reserved(s))
-        return true;
-    if (strncmp(s, "npx_", 4) == 0 || strncmp(s, "NPX_", 4) == 0 || is_loop_index(s))
+    if (ir_c_reserved(s) || is_loop_index(s))
         return true;
     for (int i = 0; i < nused; i++)
         if (strcmp(used[i], s) == 0)
-            return true;
-    for (int i = 0; i < p->nsyms; i++)
-        if (p->syms[i].kind == SYM_INPUT && strcmp(p->syms[i].cvar, s) == 0)
             return true;
     return false;
 }
@@ -67,6 +41,8 @@ typedef struct {
  * linear, not cubic). */
 static const char *unique(Program *p, Names *names, const char *want)
 {
+    if (ir_c_reserved_prefix(want))              /* npx_x, _Bool: no number makes them free */
+        want = arena_printf(p->arena, "v_%s", want);
     int b = 0;
     while (b < names->nbase && strcmp(names->base[b], want) != 0)
         b++;
@@ -78,10 +54,10 @@ static const char *unique(Program *p, Names *names, const char *want)
         names->nbase++;
     }
     const char *s = want;
-    if (names->next[b] > 2 || taken(p, names->v, names->n, s))
+    if (names->next[b] > 2 || taken(names->v, names->n, s))
         do
             s = arena_printf(p->arena, "%s_%d", want, names->next[b]++);
-        while (taken(p, names->v, names->n, s));
+        while (taken(names->v, names->n, s));
     names->v = arena_grow(p->arena, names->v, &names->cap, names->n + 1, sizeof(char *));
     names->v[names->n++] = s;
     return s;
@@ -125,6 +101,9 @@ static const char *c_identifier(Program *p, const char *text)
 static void name_values(Program *p)
 {
     Names names = { 0 };
+    for (int i = 0; i < p->nsyms; i++)           /* a size symbol named exp or int64_t */
+        if (p->syms[i].kind == SYM_INPUT)
+            p->syms[i].cvar = unique(p, &names, p->syms[i].name);
     for (int s = 0; s < p->nstmts; s++) {
         IrStmt *st = &p->stmts[s];
         if (!st->value)

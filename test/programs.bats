@@ -231,3 +231,7 @@ load test_helper
 print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BATS_TEST_TMPDIR/chain.npx"
     check_program "$BATS_TEST_TMPDIR/chain.npx"
 }
+
+@test "names that C, C++, libm or the runtime use (npx_x, _Bool, NAN, expf, int64_t) are renamed in C only" {
+    check_program "$BATS_TEST_DIRNAME/programs/c_names.npx"
+}
