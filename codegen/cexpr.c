@@ -260,7 +260,7 @@ bool cx_is_flat(Emitter *e, Ref r, const Shape *s)
     const Value *v = V(e->p, r);
     if (v->shape.ndim == 0 && (v->materialize || v->kind == IR_LITERAL || v->kind == IR_DIMVAL))
         return true;
-    if (memcmp(&v->shape, s, sizeof *s) != 0)
+    if (!shape_equal(&v->shape, s))
         return false;
     if (v->materialize || v->kind == IR_RESHAPE)
         return true;

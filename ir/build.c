@@ -341,7 +341,7 @@ Ref build_reshape(Program *p, Span span, Ref a, const Shape *s)
 {
     if (a && V(p, a)->kind == IR_RESHAPE)      /* a reshape of a reshape reads the first one's array */
         a = V(p, a)->args[0];
-    if (!a || memcmp(&V(p, a)->shape, s, sizeof *s) == 0)
+    if (!a || shape_equal(&V(p, a)->shape, s))
         return a;
     return build_view(p, IR_RESHAPE, span, a, s);
 }

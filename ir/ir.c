@@ -178,7 +178,7 @@ bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out)
     if (lit != 1)
         f.d[f.ndim++] = lit;
     for (int i = 0; i < p->nsyms; i++)
-        if (p->syms[i].kind == SYM_PRODUCT && memcmp(&p->syms[i].factors, &f, sizeof f) == 0) {
+        if (p->syms[i].kind == SYM_PRODUCT && shape_equal(&p->syms[i].factors, &f)) {
             *out = DIM_SYM(i);
             return true;
         }
@@ -205,6 +205,11 @@ Dim ir_sum_dim(Program *p, Dim a, Dim b)
     int i = ir_add_sym(p, arena_printf(p->arena, "%s+%s", ta, tb), SYM_SUM);
     p->syms[i].factors = (Shape){ 2, { a, b } };
     return DIM_SYM(i);
+}
+
+bool shape_equal(const Shape *a, const Shape *b)
+{
+    return a->ndim == b->ndim && memcmp(a->d, b->d, sizeof(Dim) * (size_t)a->ndim) == 0;
 }
 
 const char *dim_str(Program *p, Dim d)

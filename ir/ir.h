@@ -222,6 +222,7 @@ const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* 
 const char *dim_str(Program *p, Dim d);
 const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */
 int64_t shape_size_literal(const Shape *s);   /* product, or -1 when a symbol is in it */
+bool shape_equal(const Shape *a, const Shape *b);   /* the same axes, the same sizes */
 /* Does statement s store value r (compute it into its variable or buffer)?
  * For values the passes made materialized that something reads or names. */
 bool ir_stores(const Program *p, int s, Ref r);

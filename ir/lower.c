@@ -183,7 +183,7 @@ static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
                    ast_op_text[s->op], dtype_name(vr->dtype));
         return 0;
     }
-    if (memcmp(&vr->shape, &vo->shape, sizeof vo->shape) != 0) {
+    if (!shape_equal(&vr->shape, &vo->shape)) {
         diag_error(p->diag, s->op_span, "non-broadcastable output operand: the result %s does not fit in %s",
                    shape_str(p, &vr->shape, vr->dtype, false), shape_str(p, &vo->shape, vo->dtype, false));
         return 0;

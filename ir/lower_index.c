@@ -3,7 +3,6 @@
  * an axis whose size is a symbol have lengths computed when the program
  * runs (ir_slice_dim); an integer index past such an axis is a run-time
  * error, past a literal size a compile-time one. */
-#include <string.h>
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
@@ -156,7 +155,8 @@ Ref lower_subscript(Lower *L, const Expr *e)
         if (!ok)
             return 0;
         out += !index[k].single;
-        changed |= memcmp(&index[k], &whole, sizeof whole) != 0;
+        changed |= index[k].single || index[k].start != NPX_NO_BOUND || index[k].stop != NPX_NO_BOUND ||
+                   index[k].step != 1;
         k++;
     }
     while (k < s->ndim)
