@@ -99,7 +99,7 @@ static const char *kind_word(npx_dtype t)
 static bool resolve_loop(Program *p, Span at, Ufunc f, npx_dtype c, npx_dtype *compute)
 {
     const UfuncInfo *u = &ufunc_info[f];
-    if (c == NPX_BOOL && !u->c_bool) {
+    if (c == NPX_BOOL && !u->c_bool && f != UF_true_divide) {
         if (f == UF_subtract)
             diag_error(p->diag, at, "numpy boolean subtract, the '-' operator, is not supported; "
                                     "use the '^' operator or logical_xor instead");
@@ -113,7 +113,7 @@ static bool resolve_loop(Program *p, Span at, Ufunc f, npx_dtype c, npx_dtype *c
         return false;
     }
     if (c == NPX_BOOL) {
-        *compute = c;
+        *compute = f == UF_true_divide ? NPX_F64 : c;     /* bool / bool is float64, as for ints */
         return true;
     }
     if (dtype_is_int(c) && !u->c_int && u->c_float) {
@@ -127,6 +127,14 @@ static bool resolve_loop(Program *p, Span at, Ufunc f, npx_dtype c, npx_dtype *c
     }
     *compute = c;
     return true;
+}
+
+/* Operators that Python computes on bools as on the ints 0 and 1 */
+static bool python_int_op(Ufunc f)
+{
+    return f == UF_add || f == UF_subtract || f == UF_multiply || f == UF_floor_divide || f == UF_remainder ||
+           f == UF_power || f == UF_negative || f == UF_positive || f == UF_invert || f == UF_left_shift ||
+           f == UF_right_shift || f == UF_true_divide;
 }
 
 static bool is_comparison(Ufunc f)
@@ -223,6 +231,8 @@ Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n,
     int ndata = f == UF_where ? n - 1 : n;
     bool all_weak;
     npx_dtype c = weak_common_dtype(p, data, ndata, &all_weak), compute = c;
+    if (all_weak && operator_form && c == NPX_BOOL && python_int_op(f))
+        c = compute = NPX_I64;                   /* Python: True + True is 2 */
     if (!check_weak_ints(p, f, data, ndata, &c))
         return 0;
     if (f != UF_where && !resolve_loop(p, at, f, c, &compute))
