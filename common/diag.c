@@ -1,7 +1,9 @@
 /* diag.c: prints diagnostics as clang does: location, message, the source
  * line, and a caret with tildes under the span. */
+#define _POSIX_C_SOURCE 200809L   /* open_memstream */
 #include "diag.h"
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 Span span_join(Span a, Span b)
@@ -42,7 +44,7 @@ const char *diag_line_text(const Diag *d, int offset, int *len)
  * clang does), so that each message stays readable and quick to print. */
 #define DIAG_WINDOW 160
 
-static void report(Diag *d, const char *kind, Span at, const char *fmt, va_list ap)
+static void print(Diag *d, FILE *out, const char *kind, Span at, const char *fmt, va_list ap)
 {
     int len;
     const char *line = diag_line_text(d, at.begin, &len);
@@ -50,9 +52,9 @@ static void report(Diag *d, const char *kind, Span at, const char *fmt, va_list 
     int from = len > DIAG_WINDOW && col > DIAG_WINDOW / 3 ? col - DIAG_WINDOW / 3 : 0;
     int to = from + DIAG_WINDOW < len ? from + DIAG_WINDOW : len;
     const char *dots = from > 0 ? "..." : "";
-    fprintf(d->out, "%s:%d:%d: %s: ", d->path, diag_line(d, at.begin), col + 1, kind);
-    vfprintf(d->out, fmt, ap);
-    fprintf(d->out, "\n%s%.*s%s\n", dots, to - from, line + from, to < len ? "..." : "");
+    fprintf(out, "%s:%d:%d: %s: ", d->path, diag_line(d, at.begin), col + 1, kind);
+    vfprintf(out, fmt, ap);
+    fprintf(out, "\n%s%.*s%s\n", dots, to - from, line + from, to < len ? "..." : "");
     char caret[DIAG_WINDOW + 8];
     int n = (int)strlen(dots), end = at.end < d->len ? (int)(at.end - (line - d->src)) : len;
     memset(caret, ' ', (size_t)n);
@@ -62,8 +64,70 @@ static void report(Diag *d, const char *kind, Span at, const char *fmt, va_list 
     for (int i = col + 1; i < to && i < end; i++)
         caret[n++] = '~';
     caret[n++] = '\n';
-    fwrite(caret, 1, (size_t)n, d->out);
+    fwrite(caret, 1, (size_t)n, out);
 }
+
+/* Prints now, or holds the message (a note joins the error before it). */
+static void report(Diag *d, const char *kind, Span at, const char *fmt, va_list ap)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = d->holding ? open_memstream(&text, &len) : NULL;
+    if (!out) {
+        print(d, d->out, kind, at, fmt, ap);
+        return;
+    }
+    print(d, out, kind, at, fmt, ap);
+    fclose(out);
+    bool note = strcmp(kind, "note") == 0 && d->nheld > 0;
+    if (note) {
+        HeldDiag *h = &d->held[d->nheld - 1];
+        char *both = realloc(h->text, h->len + len + 1);
+        if (both) {
+            memcpy(both + h->len, text, len + 1);
+            h->text = both;
+            h->len += len;
+        }
+        free(text);
+        return;
+    }
+    if (d->nheld == d->capheld) {
+        int cap = d->capheld ? 2 * d->capheld : 8;
+        HeldDiag *grown = realloc(d->held, sizeof *grown * (size_t)cap);
+        if (!grown) {
+            fwrite(text, 1, len, d->out);      /* no room to wait: print it now */
+            free(text);
+            return;
+        }
+        d->held = grown;
+        d->capheld = cap;
+    }
+    d->held[d->nheld++] = (HeldDiag){ at.begin, text, len };
+}
+
+void diag_hold(Diag *d)
+{
+    d->holding = true;
+}
+
+void diag_release(Diag *d)
+{
+    for (int i = 1; i < d->nheld; i++)           /* stable: insertion sort, few messages */
+        for (int j = i; j > 0 && d->held[j - 1].at > d->held[j].at; j--) {
+            HeldDiag t = d->held[j];
+            d->held[j] = d->held[j - 1];
+            d->held[j - 1] = t;
+        }
+    for (int i = 0; i < d->nheld; i++) {
+        fwrite(d->held[i].text, 1, d->held[i].len, d->out);
+        free(d->held[i].text);
+    }
+    free(d->held);
+    d->held = NULL;
+    d->nheld = d->capheld = 0;
+    d->holding = false;
+}
+
 
 void diag_error(Diag *d, Span at, const char *fmt, ...)
 {

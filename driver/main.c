@@ -53,7 +53,9 @@ static bool pass(Program *p, const Options *o, const char *name)
 /* Returns the exit status. */
 static int compile(const Options *o, Diag *d, Arena *arena)
 {
+    diag_hold(d);                                /* syntax errors, in the order of the file */
     AstProgram *ast = parse_program(arena, d);
+    diag_release(d);
     if (d->errors)
         return 1;
     if (o->dump_ast) {

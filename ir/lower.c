@@ -255,6 +255,7 @@ bool ir_lower(Program *p, const void *tree)
     for (int i = 0; i < ast->n; i++) {
         const Stmt *s = ast->v[i];
         Ref first = p->nvals ? p->nvals : 1;
+        diag_hold(p->diag);
         switch (s->kind) {
         case STMT_INPUT: lower_input(&L, s); break;
         case STMT_CONST: lower_const(&L, s); break;
@@ -262,6 +263,7 @@ bool ir_lower(Program *p, const void *tree)
         case STMT_ASSIGN: lower_assign(&L, s); break;
         }
         check_sizes(p, first);
+        diag_release(p->diag);
     }
     check_outputs(&L);
     return p->diag->errors == errors;

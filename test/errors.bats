@@ -155,3 +155,13 @@ PY
     run -1 "$NPXC" "$BATS_TEST_TMPDIR/deep.npx" -o "$BATS_TEST_TMPDIR/deep.c"
     [[ $output == *"deep.npx:3:5: error: expression is nested too deeply (more than 2000 operations inside one another)"* ]]
 }
+
+@test "the errors of one line print left to right, syntax and semantic alike" {
+    printf 'input x: f32[3]\noutput y, z\ny = not not not x\nz = x[1, 2, 3] + undefined_name + np.swapaxes(x, 0, 5)\n' \
+        >"$BATS_TEST_TMPDIR/order.npx"
+    run -1 "$NPXC" "$BATS_TEST_TMPDIR/order.npx" -o "$BATS_TEST_TMPDIR/order.c"
+    [ "$(grep -o 'order.npx:3:[0-9]*' <<<"$output" | tr '\n' ' ')" = "order.npx:3:5 order.npx:3:9 order.npx:3:13 " ]
+    printf 'input x: f32[3]\noutput z\nz = x[1, 2, 3] + undefined_name + np.swapaxes(x, 0, 5)\n' >"$BATS_TEST_TMPDIR/order2.npx"
+    run -1 "$NPXC" "$BATS_TEST_TMPDIR/order2.npx" -o "$BATS_TEST_TMPDIR/order2.c"
+    [ "$(grep -o 'order2.npx:3:[0-9]*' <<<"$output" | tr '\n' ' ')" = "order2.npx:3:5 order2.npx:3:18 order2.npx:3:53 " ]
+}
