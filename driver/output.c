@@ -142,7 +142,7 @@ static const char *lib_name(Program *p, const char *path, const char **header)
     for (char *c = name; *c; c++)
         if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9')))
             *c = '_';
-    if (!*name || ir_c_reserved(name) || (!digit && strncmp(name, "npx_", 4) == 0)) {
+    if (!*name || (!digit && ir_c_reserved(name))) {   /* npx_2nd_pass is ours; npx_alloc is not free */
         fprintf(stderr, "npxc: error: --lib: a function named '%s' (after %s) would clash with C or npxc's own "
                         "names; choose another file name with -o\n", name, path);
         return NULL;
