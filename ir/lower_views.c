@@ -196,6 +196,12 @@ Ref call_reshape(Lower *L, Call *c, int flat)
         }
         ir_add_check(p, p->nstmts - 1, total, known, c->call->at, "cannot reshape array: the sizes differ");
     }
+    for (int k = 0; k < s.ndim; k++)
+        if (ir_dim_derived_from_data(p, s.d[k])) {
+            diag_error(p->diag, c->call->at, "reshape: a size computed from a length only the data gives (%s) "
+                       "is not supported yet", dim_str(p, s.d[k]));
+            return 0;
+        }
     return build_reshape(p, c->call->span, x, &s);
 }
 
@@ -234,9 +240,14 @@ static Ref join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index)
     Shape s = va->shape;
     for (int d = 0; d < s.ndim; d++) {
         Dim x = va->shape.d[d], y = vb->shape.d[d];
-        if (d == k)
+        if (d == k) {
             s.d[d] = ir_sum_dim(p, x, y);
-        else if (x != y && !DIM_IS_SYM(x) && !DIM_IS_SYM(y)) {
+            if (ir_dim_derived_from_data(p, s.d[d])) {
+                diag_error(p->diag, at, "concatenate: a length computed from one only the data gives (%s) is not "
+                           "supported yet", dim_str(p, s.d[d]));
+                return 0;
+            }
+        } else if (x != y && !DIM_IS_SYM(x) && !DIM_IS_SYM(y)) {
             diag_error(p->diag, at, "all the input array dimensions except for the concatenation axis must match "
                                     "exactly, but along dimension %d, the array at index 0 has size %lld and the "
                                     "array at index %d has size %lld", d, (long long)x, index, (long long)y);
