@@ -377,6 +377,12 @@ static Ref call_clip(Lower *L, Call *c, int unused)
         return 0;
     Program *p = P(L);
     Ref x = lower_expr(L, a[0]), lo = lower_expr(L, a[1]), hi = lower_expr(L, a[2]);
+    if (!x || !lo || !hi)
+        return 0;
+    bool all_weak;                               /* NumPy's clip resolves its three operands at once */
+    npx_dtype t = weak_common_dtype(p, (Ref[]){ x, lo, hi }, 3, &all_weak);
+    if (!V(p, x)->weak && V(p, x)->dtype != t)
+        x = build_cast(p, c->call->span, x, t);
     Ref low = build_ufunc(p, c->call->at, c->call->span, UF_maximum, (Ref[]){ x, lo }, 2, false);
     return build_ufunc(p, c->call->at, c->call->span, UF_minimum, (Ref[]){ low, hi }, 2, false);
 }
