@@ -20,9 +20,14 @@ static const char *const reserved[] = {
     "static_cast", "template", "this", "thread_local", "throw", "try", "typeid", "typename", "using",
     "virtual", "xor", "xor_eq", "std",
     /* the C library's macros and types, and what generated code calls besides libm */
-    "NULL", "NAN", "INFINITY", "HUGE_VAL", "HUGE_VALF", "EOF", "EDOM", "ERANGE", "EILSEQ", "errno",
-    "assert", "stdin", "stdout", "stderr", "M_PI", "M_E", "FILE", "RAND_MAX", "EXIT_SUCCESS",
-    "EXIT_FAILURE", "BUFSIZ", "CHAR_BIT", "offsetof", "va_list", "va_start", "va_end", "va_arg",
+    "NULL", "NAN", "INFINITY", "HUGE_VAL", "HUGE_VALF", "HUGE_VALL", "EOF", "errno", "assert", "stdin",
+    "stdout", "stderr", "FILE", "BUFSIZ", "CHAR_BIT", "EXIT_SUCCESS", "EXIT_FAILURE", "CLOCKS_PER_SEC",
+    "MATH_ERRNO", "MATH_ERREXCEPT", "offsetof", "va_list", "va_start", "va_end", "va_arg", "va_copy",
+    /* errno's */
+    "EDOM", "ERANGE", "EILSEQ", "EINVAL", "ENOMEM", "EAGAIN", "EACCES", "EBADF", "EBUSY", "EEXIST", "EFAULT",
+    "EFBIG", "EINTR", "EIO", "EISDIR", "EMFILE", "ENFILE", "ENODEV", "ENOENT", "ENOEXEC", "ENOSPC", "ENOTDIR",
+    "ENOTTY", "ENXIO", "EPERM", "EPIPE", "EROFS", "ESPIPE", "ESRCH", "EXDEV", "E2BIG", "ECHILD", "EMLINK",
+    "EOVERFLOW", "ETIMEDOUT", "EDEADLK", "ENAMETOOLONG", "ENOLCK", "ENOSYS", "ENOTEMPTY", "ELOOP",
     "memcpy", "memset", "isnan", "isinf", "isfinite", "signbit", "fpclassify", "isnormal",
     /* CUDA */
     "dim3", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "uint3",
@@ -60,9 +65,13 @@ bool ir_c_reserved_prefix(const char *s)
 {
     static const char *const prefixes[] = { "npx_", "NPX_", "omp_", "cuda", "cublas", "__", "INT_", "INT8_",
                                             "INT16_", "INT32_", "INT64_", "INTMAX_", "INTPTR_", "UINT", "SIZE_",
-                                            "PTRDIFF_", "FLT_", "DBL_", "LDBL_", NULL };
+                                            "PTRDIFF_", "FLT_", "DBL_", "LDBL_", "M_", "FP_", NULL };
     for (int i = 0; prefixes[i]; i++)
         if (strncmp(s, prefixes[i], strlen(prefixes[i])) == 0)
             return true;
+    size_t n = strlen(s);                        /* CHAR_MAX, LONG_MIN: limits.h's */
+    bool upper = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789") == n;
+    if (upper && n > 4 && (strcmp(s + n - 4, "_MAX") == 0 || strcmp(s + n - 4, "_MIN") == 0))
+        return true;
     return s[0] == '_' && s[1] >= 'A' && s[1] <= 'Z';             /* _Bool, _Atomic */
 }
