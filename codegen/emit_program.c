@@ -64,10 +64,20 @@ static void emit_checks(Emitter *e, const IrStmt *st)
     }
 }
 
+/* const int64_t shape[] = { B, 3 }; static when every size is a number:
+ * gcc 12 at -O3 -march=native (AVX-512) vectorizes the copy of a constant
+ * { 1, 1, 1, 0 } on the stack into four 1s (the runtime then writes a
+ * wrong shape); a static array it copies right. */
+static void emit_shape_decl(Emitter *e, const Shape *s)
+{
+    emit_line(e, "%sconst int64_t shape[] = { %s };", shape_size_literal(s) >= 0 ? "static " : "",
+              emit_shape_list(e, s));
+}
+
 static void emit_trace(Emitter *e, const IrStmt *st, const Value *v)
 {
     emit_open(e, "if (st->trace_dir)");
-    emit_line(e, "const int64_t shape[] = { %s };", emit_shape_list(e, &v->shape));
+    emit_shape_decl(e, &v->shape);
     emit_line(e, "%s(st, \"%s\", %d, \"%s\", NPX_%s, %d, shape, %s);", e->t->trace_fn, st->name, st->line,
               emit_c_string(e, st->text), dtype_enum(v->dtype), v->shape.ndim, e->t->data(e, v));
     emit_close(e, NULL);
@@ -78,7 +88,7 @@ static void emit_trace(Emitter *e, const IrStmt *st, const Value *v)
 static void emit_output(Emitter *e, int j, const Value *v)
 {
     emit_block(e);
-    emit_line(e, "const int64_t shape[] = { %s };", emit_shape_list(e, &v->shape));
+    emit_shape_decl(e, &v->shape);
     emit_line(e, "%s(st, %d, NPX_%s, %d, shape, (void *)%s, %s);", e->t->output_fn, j, dtype_enum(v->dtype),
               v->shape.ndim, e->t->data(e, v), v->owned ? "true" : "false");
     emit_close(e, e->p->outputs[j]);

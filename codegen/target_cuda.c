@@ -130,8 +130,10 @@ static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const 
         emit_line(e, "const int64_t %s = i;", iv[0]);
     else if (n > 1) {
         emit_line(e, "int64_t rest = i;");
-        for (int k = n - 1; k > 0; k--)
-            emit_line(e, "const int64_t %s = rest %% %s; rest /= %s;", iv[k], cx_dim(e, dims[k]), cx_dim(e, dims[k]));
+        for (int k = n - 1; k > 0; k--) {      /* an axis of size 0 runs nothing: no division by 0 */
+            const char *d = dims[k] == 0 ? "1" : cx_dim(e, dims[k]);
+            emit_line(e, "const int64_t %s = rest %% %s; rest /= %s;", iv[k], d, d);
+        }
         emit_line(e, "const int64_t %s = rest;", iv[0]);
     }
 }
