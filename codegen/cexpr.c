@@ -236,8 +236,10 @@ static Idx operand_idx(Emitter *e, const Shape *s, Idx idx, const Shape *os)
         return NULL;
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     int off = s->ndim - os->ndim;
-    for (int k = 0; k < os->ndim; k++)
-        o[k] = os->d[k] == 1 && s->d[k + off] != 1 ? "0" : idx[k + off];
+    for (int k = 0; k < os->ndim; k++) {
+        bool unit = os->d[k] == 1 || ir_dim_at_most_one(e->p, os->d[k]);   /* x[:, :1] - x */
+        o[k] = unit && s->d[k + off] != os->d[k] ? "0" : idx[k + off];
+    }
     return o;
 }
 

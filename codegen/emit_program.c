@@ -33,6 +33,13 @@ static void emit_checks(Emitter *e, const IrStmt *st)
 {
     for (int i = 0; i < st->nchecks; i++) {
         const SizeCheck *c = &st->checks[i];
+        if (c->kind == CHECK_UNIT) {
+            const char *u = cx_dim(e, c->a), *o = cx_dim(e, c->b);
+            emit_line(e, "if (%s != 1 && %s != %s)", u, u, o);
+            emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld but %s is %%lld\", (long long)%s, (long long)%s);",
+                      st->line, c->what, dim_str(e->p, c->a), dim_str(e->p, c->b), u, o);
+            continue;
+        }
         if (c->kind == CHECK_DIVIDES) {
             const char *n = cx_dim(e, c->a), *k = cx_dim(e, c->b);
             if (DIM_IS_SYM(c->b)) {

@@ -37,6 +37,14 @@ static bool dims_agree(Program *p, Dim a, Dim b, Dim *out, Span at)
         *out = b;
         return true;
     }
+    for (int side = 0; side < 2; side++) {       /* x[:, :1] - x: 1 long, or as long as the other */
+        Dim unit = side ? b : a, other = side ? a : b;
+        if (!ir_dim_at_most_one(p, unit))
+            continue;
+        *out = other;
+        ir_add_unit_check(p, p->nstmts - 1, unit, other, at);
+        return true;
+    }
     if (!DIM_IS_SYM(a) && !DIM_IS_SYM(b))
         return false;
     /* Two different input symbols name different axes: a bug the user wants

@@ -67,6 +67,13 @@ int ir_add_sym(Program *p, const char *name, SymKind kind)
     return p->nsyms++;
 }
 
+static void add_check(Program *p, int stmt, SizeCheck c)
+{
+    IrStmt *s = &p->stmts[stmt];
+    s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
+    s->checks[s->nchecks++] = c;
+}
+
 void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what)
 {
     IrStmt *s = &p->stmts[stmt];
@@ -74,23 +81,23 @@ void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *wha
         if (s->checks[i].kind == CHECK_EQUAL &&
             ((s->checks[i].a == a && s->checks[i].b == b) || (s->checks[i].a == b && s->checks[i].b == a)))
             return;
-    s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
-    s->checks[s->nchecks++] = (SizeCheck){ a, b, span, what, CHECK_EQUAL };
+    add_check(p, stmt, (SizeCheck){ a, b, span, what, CHECK_EQUAL });
 }
 
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span)
 {
-    IrStmt *s = &p->stmts[stmt];
     const char *what = arena_printf(p->arena, "index %lld is out of bounds for axis %d", (long long)index, axis);
-    s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
-    s->checks[s->nchecks++] = (SizeCheck){ size, index, span, what, CHECK_INDEX };
+    add_check(p, stmt, (SizeCheck){ size, index, span, what, CHECK_INDEX });
+}
+
+void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span)
+{
+    add_check(p, stmt, (SizeCheck){ unit, other, span, "operands could not be broadcast together", CHECK_UNIT });
 }
 
 Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)
 {
-    IrStmt *s = &p->stmts[stmt];
-    s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
-    s->checks[s->nchecks++] = (SizeCheck){ total, known, span, what, CHECK_DIVIDES };
+    add_check(p, stmt, (SizeCheck){ total, known, span, what, CHECK_DIVIDES });
     for (int i = 0; i < p->nsyms; i++)
         if (p->syms[i].kind == SYM_QUOTIENT && p->syms[i].base == total && p->syms[i].divisor == known)
             return DIM_SYM(i);
@@ -222,6 +229,19 @@ static bool from_data(const Program *p, Dim d)
         any = from_data(p, s->factors.d[k]);
     return any || (s->kind == SYM_SLICE && from_data(p, s->base)) ||
            (s->kind == SYM_QUOTIENT && (from_data(p, s->base) || from_data(p, s->divisor)));
+}
+
+bool ir_dim_at_most_one(const Program *p, Dim d)
+{
+    if (!DIM_IS_SYM(d) || p->syms[DIM_SYMNO(d)].kind != SYM_SLICE)
+        return false;
+    const Sym *s = &p->syms[DIM_SYMNO(d)];
+    int64_t start = s->start == NPX_NO_BOUND ? 0 : s->start;
+    if (s->step != 1)
+        return false;
+    if (s->stop == NPX_NO_BOUND)
+        return start == -1;                      /* x[-1:] */
+    return (start >= 0) == (s->stop >= 0) && s->stop - start == 1;   /* x[:1], x[2:3], x[-2:-1] */
 }
 
 bool ir_dim_derived_from_data(const Program *p, Dim d)

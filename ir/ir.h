@@ -137,6 +137,7 @@ typedef enum {
     CHECK_EQUAL,    /* sizes a and b agree */
     CHECK_INDEX,    /* the integer index b fits an axis of size a */
     CHECK_DIVIDES,  /* b divides a, and is not 0 (reshape's -1) */
+    CHECK_UNIT,     /* a, at most 1 long, broadcasts against b: a is 1 or b (x[:, :1] - x) */
 } CheckKind;
 
 typedef struct {
@@ -208,6 +209,7 @@ static inline Value *V(Program *p, Ref r) { return &p->vals[r]; }
 int ir_add_sym(Program *p, const char *name, SymKind kind);
 void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what);
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span);
+void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span);   /* CHECK_UNIT */
 /* A size inferred by reshape: total / known, checked to divide. */
 Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);
 /* The length of base[start:stop:step] as a Dim: a literal when base is one,
@@ -221,6 +223,9 @@ Dim ir_sum_dim(Program *p, Dim a, Dim b);        /* a literal, or a SYM_SUM symb
 /* Is d a size computed from one only the data gives (?bincount/2)? Such
  * sizes are not supported yet: they would be computed before the data. */
 bool ir_dim_derived_from_data(const Program *p, Dim d);
+/* Is d a slice that is never longer than 1 (x[:1], x[-1:], x[2:3])? It
+ * broadcasts as a size 1 does, checked when the program runs. */
+bool ir_dim_at_most_one(const Program *p, Dim d);
 const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* "f32[B, 784]" */
 const char *dim_str(Program *p, Dim d);
 const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */

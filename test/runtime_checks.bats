@@ -71,3 +71,16 @@ load test_helper
     run -0 "$PROG" -o "$BATS_TEST_TMPDIR/out"
     [ -z "$(ls -A "$BATS_TEST_TMPDIR/out")" ]
 }
+
+@test "a slice at most 1 long broadcasts when it is 1, and an empty one meets only an empty axis" {
+    printf 'input x: f32[H, B]\ninput y: f32[4]\noutput a, b\na = x[:, :1] - x\nb = x[0, 2:3] + y\n' >"$BATS_TEST_TMPDIR/u.npx"
+    build_program "$BATS_TEST_TMPDIR/u.npx"
+    run -3 "$PROG" --random 1 --dim H=2 --dim B=2 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"u.npx:5: operands could not be broadcast together: B[2:3] is 0 but 4 is 4"* ]]
+    run -0 "$PROG" --random 1 --dim H=2 --dim B=3 -o "$BATS_TEST_TMPDIR/out"
+    printf 'input x: f32[H, B]\noutput a\na = x[:, :1] - x\n' >"$BATS_TEST_TMPDIR/e.npx"
+    build_program "$BATS_TEST_TMPDIR/e.npx"
+    run -0 "$PROG" --random 1 --dim H=2 --dim B=0 -o "$BATS_TEST_TMPDIR/out0"
+    "$PYTHON" -c 'import numpy as np, sys; a = np.load(sys.argv[1]); assert a.shape == (2, 0), a.shape' \
+        "$BATS_TEST_TMPDIR/out0/a.npy"
+}
