@@ -17,7 +17,7 @@ NPXC_OBJS = $(NPXC_SRCS:%.c=$(B)/%.o) $(B)/lexer/lexer.o $(B)/parser/parser.o $(
             $(B)/cuda_embed.o $(B)/device_embed.o
 RT_OBJS   = $(RT_SRCS:%.c=$(B)/%.o)
 
-.PHONY: all check check-fast check-san check-gpu bench bench-gpu demo deps clean
+.PHONY: all check check-fast check-san check-gpu bench bench-gpu fuzz demo deps clean
 all: $(B)/npxc $(B)/npxcmp
 
 $(B)/npxc: $(NPXC_OBJS)
@@ -86,6 +86,13 @@ check-gpu: all
 
 bench: all
 	python3 bench/run.py --build $(B)/bench --npxc $(B)/npxc --npxcmp $(B)/npxcmp $(BENCH_ARGS)
+
+# A differential fuzzer: random valid programs, each compiled (C, -O0, every
+# 4th one CUDA emulated) and run beside NumPy; it prints a line per failure.
+# Not part of check: its worth is the programs nobody wrote. For example
+# make fuzz FUZZ_ARGS='--seed 7 --count 200 --keep /tmp/fails'
+fuzz: all
+	python3 tools/fuzz_programs.py --build $(abspath $(B)) $(FUZZ_ARGS)
 
 # The benchmark programs on an NVIDIA GPU, beside the copy bandwidth and CuPy.
 bench-gpu: all
