@@ -196,7 +196,10 @@ static Ref fold_known_answer(Program *p, Span span, Ref r)
     }
     for (int side = 0; side < 2 && (cmp || max || min) && v->nargs == 2; side++) {
         const Value *x = V(p, v->args[side]), *k = V(p, v->args[1 - side]);
-        npx_dtype held = x->kind == IR_CAST && x->dtype == NPX_I64 ? V(p, x->args[0])->dtype : x->dtype;
+        const Value *h = x;                      /* the values x holds: through casts that widen to int64 */
+        while (h->kind == IR_CAST && h->dtype == NPX_I64)
+            h = V(p, h->args[0]);
+        npx_dtype held = h->dtype;
         if (x->weak || k->kind != IR_LITERAL || !k->weak || !dtype_is_int(k->dtype) ||
             (held != NPX_BOOL && held != NPX_I32))
             continue;
@@ -209,7 +212,7 @@ static Ref fold_known_answer(Program *p, Span span, Ref r)
             npx_dtype t = v->dtype;
             if (above == max)
                 return build_broadcast(p, span, build_literal(p, span, t, k->ival, (double)k->ival, false), &shape);
-            return build_cast(p, span, v->args[side], t);
+            return x->dtype == t ? v->args[side] : build_cast(p, span, v->args[side], t);
         }
         bool lt = side == 0 ? above : !above;      /* the left operand is the smaller */
         bool known = f == UF_less || f == UF_less_equal ? lt : f == UF_greater || f == UF_greater_equal ? !lt
