@@ -95,9 +95,14 @@ void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span)
     add_check(p, stmt, (SizeCheck){ unit, other, span, "operands could not be broadcast together", CHECK_UNIT });
 }
 
-Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)
+void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)
 {
     add_check(p, stmt, (SizeCheck){ total, known, span, what, CHECK_DIVIDES });
+}
+
+Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)
+{
+    ir_add_divides_check(p, stmt, total, known, span, what);
     for (int i = 0; i < p->nsyms; i++)
         if (p->syms[i].kind == SYM_QUOTIENT && p->syms[i].base == total && p->syms[i].divisor == known)
             return DIM_SYM(i);

@@ -210,6 +210,7 @@ int ir_add_sym(Program *p, const char *name, SymKind kind);
 void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what);
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span);
 void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span);   /* CHECK_UNIT */
+void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);
 /* A size inferred by reshape: total / known, checked to divide. */
 Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);
 /* The length of base[start:stop:step] as a Dim: a literal when base is one,

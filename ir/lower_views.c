@@ -181,13 +181,15 @@ Ref call_reshape(Lower *L, Call *c, int flat)
                             k + 1 < s.ndim ? ", " : s.ndim == 1 ? ",)" : ")");
     if (s.ndim == 0)
         into = "()";
-    if (infer >= 0 && !divide(p, total, known, &s.d[infer])) {
+    const char *cannot = arena_printf(p->arena, "cannot reshape array into shape %s", into);
+    if (infer >= 0 && DIM_IS_SYM(known) && divide(p, total, known, &s.d[infer]))
+        ir_add_divides_check(p, p->nstmts - 1, total, known, c->call->at, cannot);   /* NumPy: not when known is 0 */
+    else if (infer >= 0 && !divide(p, total, known, &s.d[infer])) {
         if (!DIM_IS_SYM(known) && (!DIM_IS_SYM(total) || known == 0)) {
             diag_error(p->diag, c->call->at, "cannot reshape array of size %s into shape %s", dim_str(p, total), into);
             return 0;
         }
-        s.d[infer] = ir_quotient_dim(p, p->nstmts - 1, total, known, c->call->at,
-                                     arena_printf(p->arena, "cannot reshape array into shape %s", into));
+        s.d[infer] = ir_quotient_dim(p, p->nstmts - 1, total, known, c->call->at, cannot);
     }
     if (infer < 0 && total != known) {
         if (!DIM_IS_SYM(total) && !DIM_IS_SYM(known)) {

@@ -60,6 +60,11 @@ load test_helper
     run -0 "$PROG" --random 1 --dim B=3 --dim V=4 -o "$BATS_TEST_TMPDIR/out"
     "$PYTHON" -c 'import numpy as np, sys; y = np.load(sys.argv[1]); assert y.shape == (3, 4), y.shape' \
         "$BATS_TEST_TMPDIR/out/y.npy"
+    # NumPy refuses to infer -1 next to sizes whose product is 0
+    printf 'input x: f32[B, V]\noutput a\na = x.reshape(B, -1)\n' >"$BATS_TEST_TMPDIR/r0.npx"
+    build_program "$BATS_TEST_TMPDIR/r0.npx"
+    run -3 "$PROG" --random 1 --dim B=0 --dim V=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"r0.npx:3: cannot reshape array into shape (B, -1): the size is 0, B is 0"* ]]
 }
 
 @test "an empty program compiles warning-free, runs, and writes nothing" {
