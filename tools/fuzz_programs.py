@@ -1,0 +1,1129 @@
+#!/usr/bin/env python3
+"""fuzz_programs.py: a differential fuzzer for npxc, with NumPy as the oracle.
+
+    tools/fuzz_programs.py [--seed S] [--count N] [--first I] [--cuda-every K]
+                           [--keep DIR] [--build DIR] [--work DIR] [--hostile P]
+                           [--ignore REGEX ...] [--show] [-v]
+
+It writes random valid .npx programs and checks, for each one, that
+  1. `npxc P.npx -o P.c --exe` and `npxc -O0 ...` succeed, warning-free (a
+     diagnostic on a program NumPy accepts, a crash or a failed C build is a bug);
+  2. the program run on `--random SEED --dim ...` gives what test/ref/npxref.py
+     (NumPy 2 itself) gives on the same inputs: same files, dtypes and shapes,
+     integers and booleans equal, floats within npxcmp tolerances (per output:
+     f32 --rtol 1e-4 --atol 1e-5, f64 --rtol 1e-9 --atol 1e-12);
+  3. likewise for the -O0 build, and every K-th program for the CUDA target
+     built against the host emulation (g++ -x c++, NPX_EMU_ORDER=shuffle);
+  4. on sizes where NumPy raises (an index past a short axis, max of an empty
+     axis, reshape(B, -1) of nothing ...), every build exits 3, a run-time error.
+Each program runs on up to three sets of sizes: ordinary ones (2..257, at most
+40000 elements in all, 6000 for the CUDA-emulated ones: the emulation runs a
+reduction's blocks one by one) and edge ones (0, 1, 7, 33); when NumPy raises on the edge
+sizes, they become the set of step 4 and a set with the zeros made ones is added.
+
+What the programs use: arithmetic, comparison and bitwise operators, op=, the
+elementwise math and logic functions, astype, reductions (axis int/tuple/None,
+keepdims), argmax/argmin, var/std (ddof, keepdims, axis tuples), cumsum (each
+axis and None), dot/matmul/@/outer on 1-D and 2-D floats, transpose/.T/swapaxes,
+expand_dims, squeeze (axis= or all), broadcast_to, reshape (-1, literal factors,
+symbols, NAME.shape[k], regrouped axes), ravel/.flatten(), concatenate (2-4
+arrays, any axis or None) and stack, basic indexing (integer constants incl.
+negative, slices with constant bounds and negative steps, None, `...`, on
+literal and symbolic axes, so lengths like B-1 and V[::-2]), zeros/ones/full
+(_like), arange, linspace (endpoint=, dtype=, num a literal or a size), eye
+(N, M, k, dtype=), and size symbols, NAME.shape[k], .ndim and .size as values.
+
+How programs stay valid and comparisons stay meaningful:
+  * Every expression is evaluated with NumPy while it is generated, on inputs of
+    two sets of "generic" sizes (GENERIC: each size symbol a prime no literal
+    size or other symbol equals, different in the two sets), so anything NumPy
+    rejects (broadcasting, NEP 50 overflow of a literal, an unsupported result
+    dtype such as int8, an index out of range) is thrown away before it is
+    written; what remains is valid for every binding of the symbols, except
+    where a short axis meets an index, an empty axis meets max, or a derived
+    length (x[:3], B-1) meets a literal: step 4 checks npxc's errors there.
+    A value whose rank depends on the sizes (squeeze() of an axis of run-time
+    length 1) is never compared: npxc fixes ranks at compile time.
+  * Divisibility: a program may constrain one symbol to multiples of m (2, 3, 4
+    or 6; the generic sizes are then multiples too), and every size set run
+    keeps that, so reshape(-1, 6) of f32[B, V] (B*V/6) is generated and valid.
+  * Floats are compared with tolerances, so discontinuous operations (floor,
+    //, %, comparisons, astype to int or bool, argmax, any/all, sign ...) only
+    take "exact" float operands: inputs, literals, and results of correctly
+    rounded or data-movement operations (+ - * / sqrt, max, where, slices,
+    reshape, concatenate ...), never results of transcendental functions, of
+    sums, cumsum, var or linspace (except dyadic linspaces), whose last bits
+    legitimately differ. Integer and boolean results are always exact.
+  * Conditioning: the program is evaluated again with every inexact operation
+    perturbed by a few ulps (reductions, scans and matrix products by a few
+    ulps of the sum of their terms' magnitudes); a name whose value moves by
+    more than a tenth of its tolerance is ill-conditioned (cancellation) and is
+    not an output.
+  * --hostile P: with probability P a new name is one C or libm also uses
+    (HOSTILE: _Bool, NAN, expf, ...), which the generated C must rename.
+  * Never generated (npxc does not support them): indexing with arrays or
+    run-time values, sort/argsort/take/einsum, batched matmul, for loops,
+    dtype= on var/std/cumsum.
+
+Options for a long run: --ignore REGEX counts a program whose every failure
+matches one of the REGEXes as "known" (bugs already reported); --show prints
+the programs without running anything.
+
+Prints one line per failure and a summary; exits 1 if any program failed.
+Program I of seed S is the same for a given S whatever --count is, so a
+failure named `sS_iI` can be regenerated with `--seed S --first I --count 1`.
+Needs Python 3 and NumPy 2 only; npxc and npxcmp come from --build (default build/).
+"""
+import argparse
+import operator
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import warnings
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "test", "ref"))
+import npxref  # noqa: E402  (the oracle's --random generator, shared)
+
+# Generation-time sizes of the symbols: two sets, so that a coincidence of one
+# (H-2 == V) does not make a program valid for these sizes only.
+GENERIC = [{"B": 23, "V": 29, "H": 31}, {"B": 37, "V": 43, "H": 47}]
+MULT = {2: (26, 38), 3: (33, 51), 4: (28, 44), 6: (30, 42)}   # a symbol constrained to multiples of m
+CUDA_CAP = 6000                                 # elements of the ordinary sizes, CUDA-emulated programs
+SIZES = "#sizes"                                # the key of an environment's symbol bindings
+DT = {"bool": np.bool_, "i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
+SPELL = {"bool": ["bool"], "i32": ["i32", "np.int32", "int32"], "i64": ["i64", "np.int64"],
+         "f32": ["f32", "np.float32", "float32"], "f64": ["f64", "np.float64"]}
+SUPPORTED = {np.dtype(t) for t in DT.values()}
+TOL = {"f32": (1e-4, 1e-5), "f64": (1e-9, 1e-12)}
+BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
+          "//": operator.floordiv, "%": operator.mod, "**": operator.pow, "&": operator.and_,
+          "|": operator.or_, "^": operator.xor, "<<": operator.lshift, ">>": operator.rshift,
+          "@": operator.matmul, "<": operator.lt, "<=": operator.le, ">": operator.gt,
+          ">=": operator.ge, "==": operator.eq, "!=": operator.ne}
+PREC = {"|": 2, "^": 3, "&": 4, "<<": 5, ">>": 5, "+": 6, "-": 6, "*": 7, "/": 7, "//": 7,
+        "%": 7, "@": 7, "**": 9}
+# Unary math: continuous and correctly rounded, continuous but inexact, discontinuous.
+EXACT_FN = ["abs", "absolute", "negative", "positive", "sqrt", "square"]
+ULP_FN = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
+          "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"]
+STEP_FN = ["floor", "ceil", "trunc", "rint", "sign", "isnan", "isinf", "isfinite", "logical_not"]
+BIN_FN = {"maximum": "exact", "minimum": "exact", "fmax": "exact", "fmin": "exact",
+          "power": "ulp", "hypot": "ulp", "arctan2": "ulp", "true_divide": "exact",
+          "divide": "exact", "mod": "step", "remainder": "step", "floor_divide": "step",
+          "logical_and": "step", "logical_or": "step", "logical_xor": "step"}
+# Constant slices, as written (start:stop:step); some are empty on short axes.
+SLICES = ["1:", ":-1", "::2", "::-1", "1:-1", "-3:", ":3", "2:5", "::-2", "-1:0:-1", "5:1:-2",
+          "1::3", "-2::-1", ":0", "3:1", "0:1", "-1:", ":-2:3", "4:", ":1", ":", "::", "-4:-1",
+          "::-3", "10:", "-100:100"]
+# linspace(start, stop, num, endpoint) whose values are dyadic, computed exactly by any method.
+EXACT_LINSPACE = [(0, 12, 5, True), (-4, 4, 5, True), (0, 8, 4, False), (10, 0, 6, True),
+                  (1, 2, 5, True), (0.5, -1.5, 5, True), (0, 1, 4, False), (3, 3, 3, True)]
+
+
+# Python names that are also names in C, libm, OpenMP or the generated code.
+HOSTILE = ["expf", "sinhf", "log1p", "exp2", "y0", "j1", "free", "malloc", "exit", "printf",
+           "errno", "index", "time", "size_t", "int64_t", "float_t", "M_PI", "NAN", "INFINITY",
+           "stdout", "omp_get_thread_num", "argc", "argv", "main", "st", "i0", "n", "strip",
+           "dot", "add_2", "sum_1", "tmp", "signed", "char", "int", "long", "double", "float",
+           "void", "register", "restrict", "_Bool", "inline", "__m256", "rint", "fabsf", "out",
+           "M_SQRT1", "M_PI_2", "M_LN2", "FP_NAN", "LONG_MAX", "EINVAL", "CLOCKS_PER_SEC", "B_1", "H_V"]
+
+
+class Reject(Exception):
+    """The candidate is not a valid or meaningful program; draw another."""
+
+
+NUMPY_ERRORS = (ValueError, TypeError, IndexError, OverflowError, ZeroDivisionError,
+                AttributeError, np.exceptions.AxisError, DeprecationWarning)
+GEN_ERRORS = (Reject, MemoryError) + NUMPY_ERRORS      # what throws a candidate away
+
+
+def kind(v):
+    return np.asarray(v).dtype.kind                 # 'b', 'i' or 'f'
+
+
+def check_value(v):
+    if isinstance(v, (bool, int, float)) and not isinstance(v, np.generic):
+        if isinstance(v, int) and not -2**63 <= v < 2**63:
+            raise Reject("Python int out of int64 range")
+        return v
+    if not isinstance(v, (np.ndarray, np.generic)) or v.dtype not in SUPPORTED:
+        raise Reject("not an npx value: %r" % type(v))
+    if v.ndim > 4 or v.size > 300000:
+        raise Reject("too big")
+    return v
+
+
+def not_too_big(*shapes):
+    """Raise Reject before an operation whose operands broadcast to too many elements
+    (x[:, None] * y[None, :] of two long vectors would take gigabytes)."""
+    try:
+        shape = np.broadcast_shapes(*shapes)
+    except ValueError:
+        return
+    if np.prod(shape, dtype=np.float64) > 300000:
+        raise Reject("too big")
+
+
+def same_kind_of_value(vs):
+    """The values of one expression in the generic size sets: same type, dtype, rank."""
+    t = [(type(v), np.asarray(v).dtype, np.ndim(v)) for v in vs]
+    if any(x != t[0] for x in t):
+        raise Reject("the dtype or rank depends on the sizes")
+
+
+def perturb(v, how, vals, mag, rng):
+    """v moved by what a different but correct implementation may give."""
+    a = np.asarray(v)
+    if a.dtype.kind != "f":
+        return v
+    eps, u = np.finfo(a.dtype).eps, rng.uniform(-1, 1, a.shape)
+    if how == "ulp":
+        out = a * (1 + 4 * eps * u)
+    else:
+        out = a + 4 * eps * u * np.asarray(mag(*vals), dtype=np.float64)
+    out = np.asarray(out).astype(a.dtype)
+    if isinstance(v, float) and not isinstance(v, np.generic):
+        return float(out)
+    return out if isinstance(v, np.ndarray) else a.dtype.type(out)
+
+
+class Node:
+    """An expression: source text, Python precedence (10 = atom), how to compute
+    it from its operands (fn), how far it may drift (how: exact/ulp/sum, mag for
+    sums) and its values gs on the generic inputs, one per size set of GENERIC
+    (computed now: raises if invalid); g is the first."""
+    name = None                                         # a Leaf of a name sets it
+
+    def __init__(self, text, prec, kids, fn, how="exact", mag=None, exact=None, gs=None):
+        self.text, self.prec, self.kids, self.fn, self.how, self.mag = text, prec, kids, fn, how, mag
+        if gs is None:
+            for i in range(len(GENERIC)):
+                not_too_big(*[np.shape(k.gs[i]) for k in kids])
+            gs = [fn(*[k.gs[i] for k in kids]) for i in range(len(GENERIC))]
+        self.gs = [check_value(v) for v in gs]
+        same_kind_of_value(self.gs)
+        self.g = self.gs[0]
+        if exact is None:
+            exact = kind(self.g) != "f" or how == "exact" and all(k.exact for k in kids)
+        self.exact = exact
+
+    def ev(self, env, rng=None):
+        vals = [k.ev(env, rng) for k in self.kids]
+        v = self.fn(*vals)
+        if rng is not None and self.how != "exact":
+            v = perturb(v, self.how, vals, self.mag, rng)
+        return v
+
+
+class Leaf(Node):
+    """A name (name set), a literal (is_lit), a size (a symbol, NAME.shape[k]) or a
+    creation with literal arguments: value_fn(env) is its value in an environment."""
+
+    def __init__(self, text, value_fn, envs, exact, prec=10, is_lit=False, name=None):
+        self.value_fn, self.is_lit, self.name = value_fn, is_lit, name
+        super().__init__(text, prec, [], None, exact=exact, gs=[value_fn(e) for e in envs])
+
+    def ev(self, env, rng=None):
+        return self.value_fn(env)
+
+
+def par(n, need):
+    return n.text if n.prec >= need else "(" + n.text + ")"
+
+
+def binop(op, a, b, how="exact", exact=None):
+    if op == "**":
+        text = par(a, 10) + " ** " + par(b, 8)
+    elif op in ("<", "<=", ">", ">=", "==", "!="):
+        text = par(a, 2) + " " + op + " " + par(b, 2)
+    else:
+        text = par(a, PREC[op]) + " " + op + " " + par(b, PREC[op] + 1)
+    return Node(text, PREC.get(op, 1), [a, b], BINOPS[op], how, exact=exact)
+
+
+def int_power(a, b):
+    if kind(a) in "bi" and kind(b) in "bi" and np.any(np.asarray(b) < 0):
+        raise Reject("integer to a negative power")
+    return a ** b
+
+
+def to_int_checked(dt):
+    def fn(a):
+        x = np.asarray(a)
+        if x.dtype.kind == "f" and dt.kind == "i":
+            info = np.iinfo(dt)
+            if not np.all(np.isfinite(x)) or np.any(x >= 2.0**(info.bits - 1)) or np.any(x < info.min):
+                raise Reject("float out of the integer range: undefined cast")
+        return a.astype(dt)
+    return fn
+
+
+def prod_order_free(x, ax):
+    """x, if a float product over ax cannot overflow or underflow midway (then
+    the result depends on the order of the products: inf * 0, 0 * 1e30)."""
+    if kind(x) == "f":
+        a = np.abs(np.asarray(x))
+        big = np.prod(np.maximum(a, 1), axis=ax)
+        small = np.prod(np.where(a == 0, 1, np.minimum(a, 1)), axis=ax)
+        if np.any(np.isinf(big)) or np.any((small == 0) & (big > 1)):
+            raise Reject("a product whose value depends on the order")
+    return x
+
+
+def slice_of(text):
+    """The slice object of a constant slice as written ('1:-1', '::-2')."""
+    return slice(*[int(p) if p else None for p in text.split(":")])
+
+
+def tuple_text(parts):
+    return "(%s,)" % parts[0] if len(parts) == 1 else "(%s)" % ", ".join(parts)
+
+
+class Gen:
+    """One random program: inputs, statements, and the generic values of its names
+    (envs: one environment per size set of GENERIC; env is the first)."""
+
+    def __init__(self, rng, hostile):
+        self.rng, self.hostile = rng, hostile
+        self.inputs, self.stmts, self.exact = [], [], {}
+        self.envs = [{SIZES: dict(s)} for s in GENERIC]
+        self.env = self.envs[0]
+        self.mult = {}                                  # symbol -> m: its sizes are multiples of m
+        self.syms = []                                  # the symbols the inputs declare
+        self.ntemp, self.when = 0, {}
+
+    def names(self, ok=None):
+        return [n for n in self.env if n != SIZES and (ok is None or ok(self.env[n]))]
+
+    # ---- declarations --------------------------------------------------------
+    def declare(self):
+        r = self.rng
+        syms = list(GENERIC[0])
+        r.shuffle(syms)
+        if r.random() < 0.3:
+            m = r.choice(list(MULT))
+            self.mult[syms[0]] = m
+            for e, v in zip(self.envs, MULT[m]):
+                e[SIZES][syms[0]] = v
+        frame = [s if r.random() < 0.8 else r.choice([1, 3, 4]) for s in syms]
+        for k in range(r.randint(2, 5)):
+            dt = r.choice(["f32", "f32", "f64", "f64", "i32", "i64", "bool"])
+            if r.random() < 0.2:                                 # a matrix-product partner
+                dims = [frame[2], r.choice(syms)]
+            else:
+                rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3])
+                dims = [d if r.random() > 0.2 else 1 for d in frame[3 - rank:]]
+            name = "xyzwu"[k]
+            self.inputs.append((name, dt, dims))
+            for e in self.envs:
+                shape = tuple(e[SIZES].get(d, d) for d in dims)
+                e[name] = npxref.random_array(shape, np.dtype(DT[dt]), 12345, k)
+            self.exact[name] = True
+        self.syms = sorted({d for _, _, dims in self.inputs for d in dims if isinstance(d, str)})
+
+    # ---- leaves --------------------------------------------------------------
+    def inputs_by_name(self):
+        return [(n, dt) for n, dt, _ in self.inputs]
+
+    def leaf(self, text, value_fn, exact=True, **kw):
+        return Leaf(text, value_fn, self.envs, exact, **kw)
+
+    def name_leaf(self, ok=None):
+        names = self.names(ok)
+        if not names:
+            raise Reject("no name fits")
+        n = self.rng.choices(names, [1 + 2 * self.when.get(m, 0) for m in names])[0]  # recent first
+        return self.leaf(n, lambda env, n=n: env[n], self.exact[n], name=n)
+
+    def literal(self):
+        r = self.rng
+        v = r.choice([0, 1, 2, 3, 7, 100, -1, -5, 2147483647, 2.0, 0.5, 1.5, -0.25, 0.1, 3.0,
+                      1e-3, 10.0, True, False, "np.pi", "np.e", "np.inf", "np.nan"])
+        if isinstance(v, str):
+            return self.leaf(v, lambda env, v=v: eval(v, {"np": np}), is_lit=True)
+        alt = {0.5: ".5", 2.0: "2.", 0.001: "1e-3", 10.0: "1e1", 3.0: "3."}
+        text = alt[v] if v in alt and type(v) is float and r.random() < 0.4 else repr(v)
+        return self.leaf(text, lambda env, v=v: v, prec=10 if v >= 0 else 8, is_lit=True)
+
+    def sym_leaf(self, s):
+        return self.leaf(s, lambda env: env[SIZES][s])
+
+    def shape_leaf(self):
+        """NAME.shape[k], NAME.ndim, NAME.size or a size symbol, as a value (a Python int)."""
+        r = self.rng
+        if self.syms and r.random() < 0.2:
+            return self.sym_leaf(r.choice(self.syms))
+        n = r.choice(self.names(lambda v: np.ndim(v) > 0) or [None])
+        if n is None:
+            raise Reject("no array")
+        nd = np.ndim(self.env[n])
+        if r.random() < 0.15:
+            what = r.choice(["ndim", "size"])
+            return self.leaf("%s.%s" % (n, what), lambda env: getattr(env[n], what))
+        k = r.randrange(nd)
+        text = "%s.shape[%d]" % (n, k - nd if r.random() < 0.2 else k)
+        return self.leaf(text, lambda env: env[n].shape[k])
+
+    def size_leaf(self):
+        """A size argument: a small literal, a size symbol or NAME.shape[k]."""
+        r = self.rng
+        arrs = self.names(lambda v: np.ndim(v) > 0)
+        x = r.random()
+        if arrs and x < 0.4:
+            n = r.choice(arrs)
+            k = r.randrange(np.ndim(self.env[n]))
+            return self.leaf("%s.shape[%d]" % (n, k), lambda env: env[n].shape[k])
+        if self.syms and x < 0.6:
+            return self.sym_leaf(r.choice(self.syms))
+        v = r.choice([1, 2, 3, 5])
+        return self.leaf(str(v), lambda env: v)
+
+    def small(self, leaves, times=1):
+        """leaves (sizes), if an array of that shape (times that many) is not too big."""
+        for i in range(len(GENERIC)):
+            if np.prod([float(l.gs[i]) for l in leaves]) * times > 300000:
+                raise Reject("too big")
+        return leaves
+
+    def dim_leaves(self, a, k):
+        """Every way to write the length of axis k of a as a size argument: a's own
+        NAME.shape[k], a symbol, a literal, another name's shape, all checked on
+        every generic size set."""
+        vals = [np.shape(g)[k] for g in a.gs]
+        out = []
+        if a.name:
+            out.append(self.leaf("%s.shape[%d]" % (a.name, k), lambda env: env[a.name].shape[k]))
+        for s in self.syms:
+            if all(e[SIZES][s] == v for e, v in zip(self.envs, vals)):
+                out.append(self.sym_leaf(s))
+        if all(v == vals[0] for v in vals):
+            out.append(self.leaf(str(vals[0]), lambda env: vals[0]))
+        for n in self.names(lambda v: np.ndim(v) > 0):
+            for j in range(np.ndim(self.env[n])):
+                if n != a.name and all(np.shape(e[n])[j] == v for e, v in zip(self.envs, vals)):
+                    out.append(self.leaf("%s.shape[%d]" % (n, j), lambda env, n=n, j=j: env[n].shape[j]))
+        return out
+
+    def operand(self, d, ok=lambda n: True, lit=True, exact=False):
+        for _ in range(12):
+            r = self.rng.random()
+            try:
+                if r < 0.12 and lit:
+                    n = self.literal()
+                elif r < 0.14:
+                    n = self.shape_leaf()
+                elif r < 0.6 or d <= 0:
+                    n = self.name_leaf()
+                else:
+                    n = self.expr(d - 1)
+            except Reject:
+                continue
+            if ok(n) and (n.exact or not exact):
+                return n
+        raise Reject("no operand")
+
+    def array_operand(self, d, ok=lambda n: True, exact=False):
+        return self.operand(d, lambda n: isinstance(n.g, (np.ndarray, np.generic)) and ok(n),
+                            lit=False, exact=exact)
+
+    # ---- expressions ---------------------------------------------------------
+    def expr(self, d):
+        builders = [(self.arith, 8), (self.unary, 2), (self.compare, 3), (self.bitwise, 2),
+                    (self.math1, 5), (self.math2, 3), (self.where, 2), (self.clip, 1),
+                    (self.astype, 2), (self.reduce, 4), (self.argm, 1), (self.transpose, 1),
+                    (self.matmul, 2), (self.create, 3), (self.index, 5), (self.reshape, 3),
+                    (self.join, 3), (self.var_std, 2), (self.cumsum, 2), (self.axes_op, 2),
+                    (self.broadcast_to, 1)]
+        fns, weights = zip(*builders)
+        for _ in range(10):
+            try:
+                return self.rng.choices(fns, weights)[0](d)
+            except GEN_ERRORS:
+                pass
+        return self.name_leaf()
+
+    def fcall(self, name, args, kids, fn, how="exact", mag=None, exact=None):
+        pre = self.rng.choice(["np.", "np.", ""])
+        return Node("%s%s(%s)" % (pre, name, ", ".join(args)), 10, kids, fn, how, mag, exact)
+
+    def method_or_call(self, name, a, args, kids, fn, how="exact", mag=None):
+        """a.name(args) or np.name(a, args), at random."""
+        if self.rng.random() < 0.5:
+            return Node("%s.%s(%s)" % (par(a, 10), name, ", ".join(args)), 10, kids, fn, how, mag)
+        return self.fcall(name, [a.text] + args, kids, fn, how, mag)
+
+    def arith(self, d):
+        op = self.rng.choice(["+", "+", "-", "*", "*", "/", "//", "%", "**"])
+        step = op in ("//", "%")
+        a = self.operand(d, exact=step)
+        b = self.operand(d, exact=step, lit=not getattr(a, "is_lit", False))
+        if op == "**":
+            return Node(par(a, 10) + " ** " + par(b, 8), 9, [a, b], int_power, "ulp")
+        return binop(op, a, b)
+
+    def unary(self, d):
+        op = self.rng.choice(["-", "+", "~"])
+        a = self.operand(d, lambda n: op != "~" or kind(n.g) in "bi", lit=False)
+        fn = {"-": operator.neg, "+": operator.pos, "~": operator.invert}[op]
+        return Node(op + par(a, 8), 8, [a], fn)
+
+    def compare(self, d):
+        op = self.rng.choice(["<", "<=", ">", ">=", "==", "!="])
+        return binop(op, self.operand(d, exact=True), self.operand(d, exact=True))
+
+    def bitwise(self, d):
+        op = self.rng.choice(["&", "|", "^", "&", "|", "<<", ">>"])
+        ok = (lambda n: kind(n.g) == "i") if op in ("<<", ">>") else (lambda n: kind(n.g) in "bi")
+        return binop(op, self.operand(d, ok), self.operand(d, ok))
+
+    def math1(self, d):
+        r = self.rng.random()
+        name = self.rng.choice(EXACT_FN if r < 0.3 else ULP_FN if r < 0.75 else STEP_FN)
+        a = self.operand(d, exact=name in STEP_FN, lit=self.rng.random() < 0.1)
+        how = "ulp" if name in ULP_FN else "exact"
+        return self.fcall(name, [a.text], [a], getattr(np, name), how)
+
+    def math2(self, d):
+        name = self.rng.choice(list(BIN_FN))
+        how = BIN_FN[name]
+        a = self.operand(d, exact=how == "step")
+        b = self.operand(d, exact=how == "step", lit=not getattr(a, "is_lit", False))
+        fn = int_power if name == "power" else getattr(np, name)
+        return self.fcall(name, [a.text, b.text], [a, b], fn, "exact" if how == "step" else how)
+
+    def where(self, d):
+        c = self.operand(d, lambda n: kind(n.g) in "bi" and np.ndim(n.g) > 0, lit=False, exact=True)
+        a, b = self.operand(d), self.operand(d)
+        return self.fcall("where", [c.text, a.text, b.text], [c, a, b], np.where)
+
+    def clip(self, d):
+        a = self.operand(d, lambda n: np.ndim(n.g) > 0, lit=False)
+        lo, hi = self.operand(d), self.operand(d)
+        if self.rng.random() < 0.5:
+            return Node("%s.clip(%s, %s)" % (par(a, 10), lo.text, hi.text), 10, [a, lo, hi],
+                        lambda x, l, h: x.clip(l, h))
+        return self.fcall("clip", [a.text, lo.text, hi.text], [a, lo, hi], np.clip)
+
+    def astype(self, d):
+        t = self.rng.choice(list(DT))
+        dt = np.dtype(DT[t])
+        a = self.array_operand(d, exact=dt.kind in "bi")
+        return Node("%s.astype(%s)" % (par(a, 10), self.rng.choice(SPELL[t])), 10, [a],
+                    to_int_checked(dt))
+
+    def axis_args(self, nd, tuples=True):
+        r = self.rng
+        if nd == 0 or r.random() < 0.3:
+            return None, []
+        if tuples and nd >= 2 and r.random() < 0.3:
+            ax = tuple(sorted(r.sample(range(nd), 2)))
+            return ax, ["axis=(%d, %d)" % ax]
+        ax = r.randrange(-nd, nd)
+        return ax, ["axis=%d" % ax]
+
+    def reduce(self, d):
+        name = self.rng.choice(["sum", "sum", "prod", "mean", "max", "min", "amax", "amin", "any", "all"])
+        a = self.operand(d, lambda n: np.ndim(n.g) > 0, lit=False, exact=name in ("any", "all"))
+        ax, args = self.axis_args(np.ndim(a.g))
+        kd = self.rng.random() < 0.3
+        args += ["keepdims=True"] if kd else []
+        f = getattr(np, name)
+        fn = lambda x: f(x, axis=ax, keepdims=kd)
+        how, mag = "exact", None
+        if name in ("sum", "mean"):
+            how, mag = "sum", (lambda x: getattr(np, name)(np.abs(x.astype(np.float64)), axis=ax, keepdims=kd))
+        elif name == "prod":
+            how, mag = "sum", (lambda x: np.abs(fn(x)).astype(np.float64) * x.size)
+            fn = lambda x, f=fn: f(prod_order_free(x, ax))
+        if self.rng.random() < 0.5 and name not in ("amax", "amin"):
+            return Node("%s.%s(%s)" % (par(a, 10), name, ", ".join(args)), 10, [a], fn, how, mag)
+        return self.fcall(name, [a.text] + args, [a], fn, how, mag)
+
+    def argm(self, d):
+        name = self.rng.choice(["argmax", "argmin"])
+        a = self.operand(d, lambda n: np.ndim(n.g) > 0, lit=False, exact=True)
+        ax, args = self.axis_args(np.ndim(a.g), tuples=False)
+        kd = ax is not None and self.rng.random() < 0.2
+        args += ["keepdims=True"] if kd else []
+        fn = lambda x: getattr(np, name)(x, axis=ax, keepdims=kd)
+        if self.rng.random() < 0.5:
+            return Node("%s.%s(%s)" % (par(a, 10), name, ", ".join(args)), 10, [a], fn)
+        return self.fcall(name, [a.text] + args, [a], fn)
+
+    def var_std(self, d):
+        """var/std with an axis (int, tuple, None), ddof= and keepdims=."""
+        r = self.rng
+        name = r.choice(["var", "std"])
+        a = self.array_operand(d)
+        ax, args = self.axis_args(np.ndim(a.g))
+        ddof = r.choice([0, 0, 1, 1, 2])
+        if ddof or r.random() < 0.2:
+            args.append("ddof=%d" % ddof)
+        kd = r.random() < 0.3
+        args += ["keepdims=True"] if kd else []
+        f = getattr(np, name)
+        fn = lambda x: f(x, axis=ax, ddof=ddof, keepdims=kd)
+        p = 2 if name == "var" else 1
+        mag = lambda x: np.mean(np.abs(x.astype(np.float64)), axis=ax, keepdims=kd) ** p * 4
+        return self.method_or_call(name, a, args, [a], fn, "sum", mag)
+
+    def cumsum(self, d):
+        """cumsum along each axis (negative too) or flattened, as function or method."""
+        r = self.rng
+        a = self.array_operand(d)
+        nd = np.ndim(a.g)
+        ax = r.randrange(-nd, nd) if nd and r.random() < 0.8 else None
+        args = [] if ax is None and r.random() < 0.5 else [r.choice(["axis=%s", "%s"]) % ax]
+        mag = lambda x: np.cumsum(np.abs(np.asarray(x).astype(np.float64)), axis=ax)
+        return self.method_or_call("cumsum", a, args, [a], lambda x: np.cumsum(x, axis=ax), "sum", mag)
+
+    def transpose(self, d):
+        a = self.operand(d, lambda n: np.ndim(n.g) >= 2, lit=False)
+        perm = list(range(np.ndim(a.g)))
+        self.rng.shuffle(perm)
+        form = self.rng.randrange(3)
+        if form == 0:
+            return Node(par(a, 10) + ".T", 10, [a], lambda x: x.T)
+        if form == 1:
+            return self.fcall("transpose", [a.text], [a], np.transpose)
+        return Node("%s.transpose(%s)" % (par(a, 10), ", ".join(map(str, perm))), 10, [a],
+                    lambda x: x.transpose(perm))
+
+    def axes_op(self, d):
+        """expand_dims, squeeze (of literal 1 axes, or all), swapaxes."""
+        r = self.rng
+        a = self.array_operand(d)
+        nd = np.ndim(a.g)
+        form = r.randrange(3)
+        if form == 0:
+            if r.random() < 0.25:
+                ax = tuple(sorted(r.sample(range(-(nd + 2), nd + 2), 2)))
+                axt = "(%d, %d)" % ax
+            else:
+                ax = r.randrange(-(nd + 1), nd + 1)
+                axt = str(ax)
+            arg = r.choice(["%s", "axis=%s"]) % axt
+            return self.fcall("expand_dims", [a.text, arg], [a], lambda x: np.expand_dims(x, ax))
+        if form == 1:
+            ones = [k for k in range(nd) if all(np.shape(g)[k] == 1 for g in a.gs)]
+            if r.random() < 0.25 or not ones:     # every length-1 axis: only literal ones
+                if any(len({np.shape(g)[k] for g in a.gs}) > 1 for k in range(nd)) and r.random() < 0.7:
+                    raise Reject("squeeze() of a symbolic axis")
+                return self.method_or_call("squeeze", a, [], [a], np.squeeze)
+            ks = r.sample(ones, r.randint(1, len(ones)))
+            ks = [k - nd if r.random() < 0.3 else k for k in ks]
+            axt = str(ks[0]) if len(ks) == 1 and r.random() < 0.7 else tuple_text([str(k) for k in ks])
+            ax = ks[0] if axt == str(ks[0]) else tuple(ks)
+            arg = r.choice(["%s", "axis=%s"]) % axt
+            return self.method_or_call("squeeze", a, [arg], [a], lambda x: np.squeeze(x, axis=ax))
+        if nd == 0:
+            raise Reject("swapaxes of a 0-d value")
+        i, j = r.randrange(-nd, nd), r.randrange(-nd, nd)
+        return self.method_or_call("swapaxes", a, [str(i), str(j)], [a], lambda x: np.swapaxes(x, i, j))
+
+    def index(self, d):
+        """Basic indexing: integer constants, constant slices, None and `...`."""
+        r = self.rng
+        a = self.array_operand(d)
+        nd = np.ndim(a.g)
+        items = []                                       # (text, index object) per axis
+        for k in range(nd):
+            lens = [np.shape(g)[k] for g in a.gs]
+            x = r.random()
+            if x < 0.25:
+                i = r.choice([0, 1, -1, -2]) if len(set(lens)) > 1 else r.randrange(-lens[0], max(lens[0], 1))
+                items.append((str(i), i))
+            elif x < 0.4:
+                items.append((":", slice(None)))
+            else:
+                s = r.choice(SLICES)
+                items.append((s, slice_of(s)))
+        while items and items[-1][0] == ":" and r.random() < 0.7:
+            items.pop()                                  # trailing axes left implicit
+        if r.random() < 0.3 or (not items and r.random() < 0.5):
+            i = r.randint(0, len(items))                 # `...` for a run of ':' (maybe none)
+            j = i
+            while j < len(items) and items[j][0] == ":":
+                j += 1
+            items[i:j] = [("...", Ellipsis)]
+        for _ in range(r.choice([0, 0, 0, 1, 1, 2])):
+            items.insert(r.randint(0, len(items)), ("None", None))
+        if not items:
+            raise Reject("no index")
+        idx = tuple(o for _, o in items)
+        return Node("%s[%s]" % (par(a, 10), ", ".join(t for t, _ in items)), 10, [a],
+                    lambda x: x[idx])
+
+    def reshape(self, d):
+        """reshape with -1, literal factors, sizes, regrouped or reordered axes; ravel, flatten."""
+        r = self.rng
+        a = self.array_operand(d)
+        nd = np.ndim(a.g)
+        form = r.randrange(5)
+        if form == 0:
+            if r.random() < 0.5:
+                return self.method_or_call("ravel", a, [], [a], np.ravel)
+            return Node(par(a, 10) + ".flatten()", 10, [a], lambda x: x.flatten())
+        if form == 1:
+            parts = [self.leaf("-1", lambda env: -1)]
+        elif form == 2:                                  # -1 and a literal factor: B*V/6
+            k = r.choice([2, 3, 4, 6])
+            parts = [self.leaf(str(k), lambda env: k), self.leaf("-1", lambda env: -1)]
+            r.shuffle(parts)
+        else:                                            # axes regrouped, -1 for a group
+            cuts = sorted(r.sample(range(1, nd), r.randint(0, nd - 1))) if nd > 1 else []
+            groups = [list(range(lo, hi)) for lo, hi in zip([0] + cuts, cuts + [nd])] if nd else []
+            minus, parts = r.random() < 0.7 or any(len(g) > 1 for g in groups), []
+            for g in groups:
+                opts = self.dim_leaves(a, g[0]) if len(g) == 1 else []
+                if not opts or (minus and r.random() < 1.0 / len(groups)):
+                    parts.append(self.leaf("-1", lambda env: -1))
+                else:
+                    parts.append(r.choice(opts))
+            if sum(p.text == "-1" for p in parts) > 1:
+                raise Reject("two -1 in a reshape")
+            for _ in range(r.choice([0, 0, 1, 2])):
+                parts.insert(r.randint(0, len(parts)), self.leaf("1", lambda env: 1))
+            if form == 4:
+                r.shuffle(parts)                         # the same sizes, another order
+            if not parts:
+                parts = [self.leaf("()", lambda env: ())]   # reshape(()) of a one-element value
+                if a.gs[0].size != 1:
+                    raise Reject("reshape(()) of many")
+        texts = [p.text for p in parts]
+        fn = lambda x, *s: np.reshape(x, s if s != ((),) else ())
+        style = r.randrange(3)
+        if texts == ["()"] or style == 0:
+            arg = texts[0] if len(texts) == 1 and r.random() < 0.5 and texts != ["()"] else tuple_text(texts)
+            if texts == ["()"]:
+                arg = "()"
+            if r.random() < 0.5:
+                return self.fcall("reshape", [a.text, arg], [a] + parts, fn)
+            return Node("%s.reshape(%s)" % (par(a, 10), arg), 10, [a] + parts, fn)
+        return Node("%s.reshape(%s)" % (par(a, 10), ", ".join(texts)), 10, [a] + parts, fn)
+
+    def join(self, d):
+        """concatenate 2-4 arrays along an axis or None, or stack 2-3 on a new axis."""
+        r = self.rng
+        stack = r.random() < 0.35
+        a = self.array_operand(d, lambda n: stack or np.ndim(n.g) > 0 or r.random() < 0.2)
+        nd, shp = np.ndim(a.g), np.shape(a.g)
+        if stack:
+            ax = r.randrange(-(nd + 1), nd + 1)
+            fits = lambda n: np.shape(n.g) == shp
+        else:
+            ax = None if nd == 0 or r.random() < 0.2 else r.randrange(-nd, nd)
+            fits = lambda n: ax is None or (np.ndim(n.g) == nd and all(
+                np.shape(n.g)[k] == shp[k] for k in range(nd) if k != ax % nd))
+        arrs = [a]
+        for _ in range(r.choice([1, 1, 2, 3] if not stack else [1, 1, 2])):
+            try:
+                arrs.append(self.array_operand(d, fits))
+            except Reject:
+                arrs.append(r.choice(arrs))              # the same array twice
+        seq = ("[%s]" if r.random() < 0.3 else "(%s)") % ", ".join(n.text for n in arrs)
+        args = [seq]
+        if ax is None:
+            args.append("axis=None")
+        elif ax != 0 or r.random() < 0.7:
+            args.append(r.choice(["axis=%d", "%d"]) % ax)
+        name = "stack" if stack else "concatenate"
+        f = getattr(np, name)
+        return self.fcall(name, args, arrs, lambda *xs: f(xs, axis=ax))
+
+    def broadcast_to(self, d):
+        r = self.rng
+        a = self.array_operand(d)
+        nd = np.ndim(a.g)
+        parts = [self.size_leaf() for _ in range(r.choice([0, 0, 1, 1, 2]))]
+        for k in range(nd):
+            if all(np.shape(g)[k] == 1 for g in a.gs) and r.random() < 0.6:
+                parts.append(self.size_leaf())
+            else:
+                opts = self.dim_leaves(a, k)
+                if not opts:
+                    raise Reject("no way to write the size")
+                parts.append(r.choice(opts))
+        if not parts:
+            raise Reject("broadcast_to(a, ())")
+        self.small(parts)
+        return self.fcall("broadcast_to", [a.text, tuple_text([p.text for p in parts])], [a] + parts,
+                          lambda x, *s: np.broadcast_to(x, s))
+
+    def matmul(self, d):
+        fl = lambda n: kind(n.g) == "f" and np.ndim(n.g) in (1, 2)
+        a = self.operand(d, fl, lit=False)
+        k = np.shape(a.g)[-1]
+        if self.rng.random() < 0.15 and np.ndim(a.g) == 1:
+            b = self.operand(d, lambda n: kind(n.g) == "f" and np.ndim(n.g) == 1, lit=False)
+            if any(np.size(x) * np.size(y) > 300000 for x, y in zip(a.gs, b.gs)):
+                raise Reject("too big")
+            return self.fcall("outer", [a.text, b.text], [a, b], np.outer)
+        try:
+            b = self.operand(d, lambda n: fl(n) and np.shape(n.g)[0] == k, lit=False)
+        except Reject:
+            b = Node(par(a, 10) + ".T", 10, [a], lambda x: x.T)
+        mag = lambda x, y: np.abs(x.astype(np.float64)) @ np.abs(y.astype(np.float64))
+        form = self.rng.randrange(4)
+        if form == 0:
+            return Node(par(a, 7) + " @ " + par(b, 8), 7, [a, b], operator.matmul, "sum", mag)
+        if form == 1:
+            return Node("%s.dot(%s)" % (par(a, 10), b.text), 10, [a, b], np.dot, "sum", mag)
+        return self.fcall(["dot", "matmul", "matmul"][form - 1], [a.text, b.text], [a, b],
+                          np.dot if form == 2 else np.matmul, "sum", mag)
+
+    def create(self, d):
+        r = self.rng
+        form = r.randrange(6)
+        t = r.choice(list(DT))
+        dtarg = ["dtype=" + r.choice(SPELL[t])] if r.random() < 0.5 else []
+        dt = {"dtype": DT[t]} if dtarg else {}
+        if form == 0:                                          # zeros/ones/full
+            sizes = self.small([self.size_leaf() for _ in range(r.randint(1, 2))])
+            shp = sizes[0].text if len(sizes) == 1 and r.random() < 0.5 else tuple_text([s.text for s in sizes])
+            name = r.choice(["zeros", "ones", "full"])
+            fill = self.literal() if name == "full" else None
+            if fill is not None and (fill.text.startswith("np.") and fill.text != "np.pi"):
+                raise Reject("keep fills finite")
+            f = getattr(np, name)
+            fn = lambda *s: f(s, *([fill.g] if fill else []), **dt)
+            args = [shp] + ([fill.text] if fill else []) + dtarg
+            return Node("np.%s(%s)" % (name, ", ".join(args)), 10, sizes, fn)
+        if form == 1:                                          # *_like
+            a = self.name_leaf(lambda v: isinstance(v, (np.ndarray, np.generic)))
+            name = r.choice(["zeros_like", "ones_like", "full_like"])
+            fill = self.literal() if name == "full_like" else None
+            if fill is not None and fill.text.startswith("np.") and fill.text != "np.pi":
+                raise Reject("keep fills finite")
+            args = [a.text] + ([fill.text] if fill else []) + dtarg
+            return self.fcall(name, args, [a], lambda x: getattr(np, name)(x, *([fill.g] if fill else []), **dt))
+        if form == 2:                                          # arange(n)
+            s = self.size_leaf()
+            return Node("np.arange(%s%s)" % (s.text, "".join(", " + x for x in dtarg)), 10, [s],
+                        lambda n: np.arange(n, **dt))
+        if form == 3:                                          # eye(N, M, k, dtype)
+            n, m = self.size_leaf(), (self.size_leaf() if r.random() < 0.5 else None)
+            self.small([n, m or n])
+            k = r.choice([0, 0, 1, -1, 2, -3])
+            args = [n.text] + ([m.text] if m else [])
+            if k and m and r.random() < 0.5:
+                args.append(str(k))
+            elif k:
+                args.append("k=%d" % k)
+            kids = [n] + ([m] if m else [])
+            return self.fcall("eye", args + dtarg, kids,
+                              lambda N, M=None: np.eye(N, M, k=k, **dt))
+        if form == 4:                                          # linspace
+            if r.random() < 0.4:
+                start, stop, num, ep = r.choice(EXACT_LINSPACE)
+                numl, how = self.leaf(str(num), lambda env: num), "exact"
+            else:
+                start, stop = r.choice([0, 1, -1, 0.5, 2.5, 10, -3.0]), r.choice([1, 2, 0.1, -2, 100, 1e-3])
+                ep, numl, how = r.random() < 0.7, self.size_leaf(), "ulp"
+                if dt and np.dtype(dt["dtype"]).kind != "f":
+                    raise Reject("an integer linspace of rounded values")
+            args = [repr(start), repr(stop), r.choice(["%s", "num=%s"]) % numl.text]
+            args += [] if ep and r.random() < 0.7 else ["endpoint=%s" % ep]
+            return self.fcall("linspace", args + dtarg, [numl],
+                              lambda n: np.linspace(start, stop, n, endpoint=ep, **dt), how,
+                              exact=how == "exact")
+        start, stop, step = r.choice([(0, 10, 3), (2, 11, 3), (10, 0, -3), (0.0, 1.0, 0.25),
+                                      (1, 2, 0.125), (-2.5, 2.5, 0.5), (5, -5, -1)])
+        v = np.arange(start, stop, step)
+        return self.leaf("np.arange(%r, %r, %r)" % (start, stop, step), lambda env: v, v.dtype.kind != "f")
+
+    # ---- statements ----------------------------------------------------------
+    def statement(self):
+        r = self.rng
+        depth = r.choice([1, 2, 2, 3])
+        names = self.names(lambda v: isinstance(v, (np.ndarray, np.generic)))
+        if r.random() < 0.2 and names:
+            t = r.choice(names)
+            op = r.choice(["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"])
+            rhs = self.expr(depth - 1)
+            old = self.leaf(t, lambda env: env[t], self.exact[t], name=t)
+            if op in ("//", "%", "&", "|", "^", "<<", ">>") and not (old.exact and rhs.exact):
+                raise Reject("discontinuous")
+            node = Node("%s %s= %s" % (t, op, rhs.text), 0, [old, rhs],
+                        int_power if op == "**" else BINOPS[op], "ulp" if op == "**" else "exact")
+            for og, ng in zip(old.gs, node.gs):
+                o, n = np.asarray(og), np.asarray(ng)
+                if o.dtype != n.dtype or o.shape != n.shape:
+                    raise Reject("op= changes dtype or shape")
+        else:
+            temps = [n for n in self.names() if n not in dict(self.inputs_by_name())]
+            if temps and r.random() < 0.2:
+                t = r.choice(temps)
+            else:
+                self.ntemp += 1
+                t = "t%d" % self.ntemp
+                if r.random() < self.hostile and not set(HOSTILE) <= set(self.env):
+                    t = r.choice([h for h in HOSTILE if h not in self.env])
+            node = self.expr(depth)
+            if r.random() < 0.06:                  # a weak scalar bound to a name
+                a, b = self.literal(), self.literal()
+                node = binop(r.choice(["+", "*", "-", "/"]), a, b) if r.random() < 0.7 else a
+            node = Node("%s = %s" % (t, node.text), 0, [node], lambda v: v)
+        self.stmts.append((t, node))
+        self.when[t] = len(self.stmts)
+        for e, v in zip(self.envs, node.gs):
+            e[t] = v
+        self.exact[t] = node.exact
+
+    def generate(self):
+        self.declare()
+        n, tries = self.rng.randint(3, 8), 0
+        while len(self.stmts) < n and tries < 60:
+            tries += 1
+            try:
+                with warnings.catch_warnings():
+                    warnings.simplefilter("error", DeprecationWarning)
+                    self.statement()
+            except GEN_ERRORS:
+                pass
+        if not self.stmts:
+            raise Reject("no statement")
+
+    def evaluate(self, sizes, seed, rng=None):
+        """Every final name's value on the actual inputs (perturbed when rng is given)."""
+        env = {SIZES: sizes}
+        for k, (name, dt, dims) in enumerate(self.inputs):
+            shape = tuple(sizes.get(d, d) for d in dims)
+            env[name] = npxref.random_array(shape, np.dtype(DT[dt]), seed, k)
+        for t, node in self.stmts:
+            env[t] = check_value(node.ev(env, rng))
+            if np.ndim(env[t]) != np.ndim(node.g):
+                raise Reject("%s: the rank depends on the sizes (squeeze)" % t)
+        return env
+
+    def text(self, outputs, title):
+        lines = ["# " + title]
+        for name, dt, dims in self.inputs:
+            lines.append("input %s: %s%s" % (name, dt, "[%s]" % ", ".join(map(str, dims)) if dims else ""))
+        lines.append("output " + ", ".join(outputs))
+        lines += [node.text for _, node in self.stmts]
+        return "\n".join(lines) + "\n"
+
+
+def close(a, b, rtol, atol):
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    with np.errstate(all="ignore"):
+        ok = (np.abs(a - b) <= atol + rtol * np.abs(b)) | (np.isnan(a) & np.isnan(b)) | (a == b)
+    return bool(np.all(ok))
+
+
+def conditioned(gen, sizes, seed, nrng):
+    """(values, final names whose values are stable under the perturbation; see module doc)."""
+    plain = gen.evaluate(sizes, seed)
+    good = {t for t, _ in gen.stmts}
+    for _ in range(2):
+        noisy = gen.evaluate(sizes, seed, nrng)
+        for t in list(good):
+            p, q = plain[t], noisy[t]
+            if np.shape(p) != np.shape(q):
+                good.discard(t)
+            elif kind(p) == "f":
+                rtol, atol = TOL["f32" if np.asarray(p).dtype == np.float32 else "f64"]
+                if not close(q, p, rtol / 10, atol / 10):
+                    good.discard(t)
+            elif not np.array_equal(p, q):
+                good.discard(t)
+    return plain, good
+
+
+def sh(cmd, cwd, timeout=180, env=None):
+    try:
+        p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout,
+                           env=dict(os.environ, **(env or {})))
+        return p.returncode, p.stdout + p.stderr
+    except subprocess.TimeoutExpired:
+        return 124, "timed out after %d s" % timeout
+
+
+def first_error(out):
+    """The first line of a compiler's output that says error, else its first lines."""
+    lines = out.strip().splitlines()
+    errs = [l.strip() for l in lines if "error" in l]
+    return (errs[0] if errs else " | ".join(lines[:3]))[:300]
+
+
+def make_program(seed, i, hostile, cap=40000):
+    """(Gen, outputs, size sets, run seed) for program i of seed, or None if discarded;
+    the ordinary sizes have at most cap elements in all (the product of the symbols).
+    A size set is (sizes, values): values is None where NumPy raises on those sizes."""
+    rng = random.Random("%d:%d" % (seed, i))
+    gen = Gen(rng, hostile)
+    try:
+        gen.generate()
+    except Reject:
+        return None
+    syms, mult = gen.syms, gen.mult
+    run_seed = rng.randrange(1000)
+    nrng = np.random.default_rng(rng.randrange(2**32))
+    normal = {s: 300 for s in syms}                      # 300: a multiple of every m of MULT
+    while np.prod(list(normal.values())) > cap:           # some long rows, but not too big
+        normal = {s: rng.choice([2, 3, 5, 7, 8, 16, 33, 65, 130, 257]) for s in syms}
+        normal = {s: v if s not in mult else mult[s] * max(1, v // 4) for s, v in normal.items()}
+    edge = {s: rng.choice([0, 1, 1, 7, 33]) * mult.get(s, 1) for s in syms}
+    size_sets, good = [], {t for t, _ in gen.stmts}
+    for sizes in (normal, edge, {s: max(v, mult.get(s, 1)) for s, v in edge.items()}):
+        if sizes in [s for s, _ in size_sets] or len([v for _, v in size_sets if v]) == 2:
+            continue
+        try:
+            with warnings.catch_warnings():
+                warnings.simplefilter("error", DeprecationWarning)
+                plain, g = conditioned(gen, sizes, run_seed, nrng)
+            good &= g
+            size_sets.append((sizes, plain))
+        except (Reject, MemoryError):
+            if sizes is normal:
+                return None
+        except NUMPY_ERRORS:
+            if sizes is normal:
+                return None
+            size_sets.append((sizes, None))            # npxc must stop with a run-time error
+    modified = {t for t, _ in gen.stmts}
+    final = [t for t in gen.names() if t in modified and t in good]
+    if not final:
+        return None
+    outputs = sorted(rng.sample(final, min(len(final), rng.randint(2, 4))))
+    return gen, outputs, size_sets, run_seed
+
+
+def check_one(args, seed, i, cuda):
+    """Run program i of seed through npxc; returns (status, message)."""
+    made = make_program(seed, i, args.hostile, CUDA_CAP if cuda else 40000)
+    if made is None:
+        return "discarded", ""
+    gen, outputs, size_sets, run_seed = made
+    tag = "s%d_i%d" % (seed, i)
+    d = os.path.join(args.work, tag)
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    src = os.path.join(d, "prog.npx")
+    with open(src, "w") as f:
+        f.write(gen.text(outputs, "fuzz_programs.py --seed %d --first %d" % (seed, i)))
+    npxc, npxcmp = os.path.join(args.build, "npxc"), os.path.join(args.build, "npxcmp")
+    builds = [("C", [npxc, "prog.npx", "-o", "prog.c", "--exe"], "./prog", {}),
+              ("C -O0", [npxc, "-O0", "prog.npx", "-o", "prog0.c", "--exe"], "./prog0", {})]
+    if cuda:
+        builds.append(("CUDA emu", [npxc, "-t", "cuda", "prog.npx", "-o", "prog.cu"], "./prog_emu",
+                       {"NPX_EMU_ORDER": "shuffle"}))
+    fails = []
+
+    def fail(what):
+        fails.append(what)
+        with open(os.path.join(d, "FAILURES.txt"), "a") as f:
+            f.write(what + "\n")
+
+    runnable = []
+    for label, cmd, exe, env in builds:
+        rc, out = sh(cmd, d)
+        if rc == 0 and label == "CUDA emu":
+            rc, out = sh(["g++", "-std=c++17", "-O1", "-x", "c++", "prog.cu", "-o", "prog_emu", "-lpthread"], d, 300)
+            if rc != 0:
+                fail("%s: g++ of the emulated CUDA failed: %s" % (label, first_error(out)))
+                continue
+        if rc != 0:
+            fail("%s: npxc exit %d: %s" % (label, rc, first_error(out)))
+        elif "warning:" in out:
+            fail("%s: the build warns: %s" % (label, [l for l in out.splitlines() if "warning:" in l][0].strip()))
+        else:
+            runnable.append((label, exe, env))
+    for n, (sizes, plain) in enumerate(size_sets):
+        dims = [a for s, v in sorted(sizes.items()) for a in ("--dim", "%s=%d" % (s, v))]
+        run_args = ["--random", str(run_seed)] + dims
+        ref = "ref%d" % n
+        rc, out = sh([sys.executable, npxref.__file__, "prog.npx"] + run_args + ["-o", ref], d)
+        if rc != 0 and plain is not None:
+            continue                  # NumPy rejects what the fuzzer accepted: not npxc's business
+        if rc == 0 and plain is None:
+            fail("FUZZER: NumPy raised on %s while generating, npxref does not" % " ".join(run_args))
+            continue
+        if plain is None:             # NumPy raises: every build must stop with exit 3
+            why = out.strip().splitlines()[-1][:200] if out.strip() else "?"
+            for label, exe, env in runnable:
+                rc, out = sh([exe] + run_args + ["-o", "out%d_%s" % (n, exe[2:])], d,
+                             env=dict(env, OMP_NUM_THREADS="2"))
+                if rc != 3:
+                    fail("%s: %s: exit %d where NumPy raises (%s)%s" % (
+                        label, " ".join(run_args), rc, why,
+                        (": " + out.strip()[-200:]) if rc else ""))
+            continue
+        for name in outputs:          # the fuzzer's own evaluation must be the oracle's
+            if not np.array_equal(np.load(os.path.join(d, ref, name + ".npy")),
+                                  np.asarray(plain[name]), equal_nan=kind(plain[name]) == "f"):
+                fail("FUZZER: its own evaluation of %s is not npxref's" % name)
+        for label, exe, env in runnable:
+            o = "out%d_%s" % (n, exe[2:])
+            rc, out = sh([exe] + run_args + ["-o", o], d, env=dict(env, OMP_NUM_THREADS="2"))
+            if rc != 0:
+                fail("%s: run %s exit %d: %s" % (label, " ".join(run_args), rc, out.strip()[-300:]))
+                continue
+            for name in outputs:
+                a, b = os.path.join(d, o, name + ".npy"), os.path.join(d, ref, name + ".npy")
+                if not os.path.exists(a):
+                    fail("%s: %s: no output %s.npy" % (label, " ".join(run_args), name))
+                    continue
+                dt = np.load(b).dtype
+                rtol, atol = TOL["f32" if dt == np.float32 else "f64"]
+                rc, out = sh([npxcmp, a, b, "--rtol", str(rtol), "--atol", str(atol)], d)
+                if rc != 0:
+                    fail("%s: %s: %s differs: %s" % (label, " ".join(run_args), name,
+                                                     " ".join(out.split())[:300]))
+    if fails:
+        if args.keep:
+            os.makedirs(args.keep, exist_ok=True)
+            shutil.copy(src, os.path.join(args.keep, tag + ".npx"))
+        known = all(any(re.search(rx, f) for rx in args.ignore) for f in fails)
+        return "known" if known else "failed", "%s (%d problems) first: %s" % (tag, len(fails), fails[0])
+    shutil.rmtree(d, ignore_errors=True)
+    return "ok", ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--count", type=int, default=100)
+    ap.add_argument("--first", type=int, default=0, help="index of the first program")
+    ap.add_argument("--cuda-every", type=int, default=4, help="CUDA emulation for every K-th program (0: never)")
+    ap.add_argument("--keep", help="copy the .npx of every failing program here")
+    ap.add_argument("--build", default=os.path.join(ROOT, "build"), help="folder with npxc and npxcmp")
+    ap.add_argument("--work", default="/tmp/npx_fuzz", help="scratch folder (failing programs stay there)")
+    ap.add_argument("--hostile", type=float, default=0.15,
+                    help="rate of names that are also C or libm names (HOSTILE)")
+    ap.add_argument("--ignore", action="append", default=[], metavar="REGEX",
+                    help="count a failure whose message matches REGEX as known, not failed")
+    ap.add_argument("--show", action="store_true", help="print the programs, run nothing")
+    ap.add_argument("-v", "--verbose", action="store_true", help="a line for every program")
+    args = ap.parse_args()
+    np.seterr(all="ignore")
+    warnings.simplefilter("ignore", RuntimeWarning)
+    counts = {}
+    for i in range(args.first, args.first + args.count):
+        if args.show:
+            cuda = args.cuda_every > 0 and i % args.cuda_every == 0
+            made = make_program(args.seed, i, args.hostile, CUDA_CAP if cuda else 40000)
+            print(made[0].text(made[1], "s%d_i%d sizes %s" % (args.seed, i, [s for s, _ in made[2]]))
+                  if made else "# discarded\n")
+            continue
+        cuda = args.cuda_every > 0 and i % args.cuda_every == 0
+        status, msg = check_one(args, args.seed, i, cuda)
+        counts[status] = counts.get(status, 0) + 1
+        if status == "failed" or args.verbose:
+            print("%s: %s %s" % (status.upper(), "s%d_i%d" % (args.seed, i), msg), flush=True)
+    print("fuzz_programs: seed %d, programs %d..%d: %s" % (
+        args.seed, args.first, args.first + args.count - 1,
+        ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items()))), flush=True)
+    return 1 if counts.get("failed") else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
