@@ -295,7 +295,8 @@ static const char *index_first(Emitter *e, Dim d, const AxisIndex *x)
 static const char *stepped(Emitter *e, const char *first, int64_t step, const char *i)
 {
     bool zero = strcmp(first, "0") == 0;
-    const char *by = step == 1 || step == -1 ? i : arena_printf(A(e), "%lld * %s", (long long)(step < 0 ? -step : step), i);
+    const char *pi = paren(e, i);                /* i may be an index itself: x[::-1][1:] */
+    const char *by = step == 1 ? i : step == -1 ? pi : arena_printf(A(e), "%lld * %s", (long long)(step < 0 ? -step : step), pi);
     if (zero && step > 0)
         return by;
     if (zero)
