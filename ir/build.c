@@ -181,8 +181,7 @@ static Ref fold_known_answer(Program *p, Span span, Ref r)
 {
     const Value *v = V(p, r);
     Ufunc f = v->ufunc;
-    bool cmp = f == UF_less || f == UF_less_equal || f == UF_greater || f == UF_greater_equal || f == UF_equal ||
-               f == UF_not_equal;
+    bool cmp = is_comparison(f);
     bool max = f == UF_maximum || f == UF_fmax, min = f == UF_minimum || f == UF_fmin;
     if ((cmp || max || min) && v->nargs == 2 && v->args[0] == v->args[1] && !V(p, v->args[0])->weak) {
         /* x < x, maximum(x, x) */
