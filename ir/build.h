@@ -20,6 +20,15 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what);
 Ref build_arange(Program *p, Span span, npx_dtype t, double start, double step, Dim n);
 Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, int64_t minlength);
+/* An operand of a sum of products: its axes' labels, distinct small integers. */
+typedef struct {
+    Ref ref;
+    int ndim;
+    int label[NPX_MAX_RANK];
+} Term;
+/* contract.c: the sum over every label not in out of the product of the
+ * terms, broadcast by label; the result's axes are out's labels. */
+Ref build_contraction(Program *p, Span at, Span span, const Term *t, int n, const int *out, int nout);
 bool broadcast_shapes(Program *p, const Shape *a, const Shape *b, Shape *out, Span at);
 npx_dtype weak_common_dtype(Program *p, const Ref *args, int n, bool *all_weak);
 

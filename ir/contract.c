@@ -1,0 +1,119 @@
+/* contract.c: sums of products over labelled axes, the computation behind
+ * einsum and matmul of stacks of matrices. Each operand's axes carry labels;
+ * the result has the labels `out`, in that order, and every other label is
+ * summed over. It is lowered to operations the passes already run well: each
+ * operand is viewed with its labels in one order (a transpose, then size-1
+ * axes for the labels it lacks), the views are multiplied with broadcasting,
+ * and the product is summed over its trailing axes, so that the fused loop
+ * over the summed labels reads the product without ever storing it. A product
+ * of two matrices (or vectors) goes to build_matmul, which has BLAS and cuBLAS
+ * behind it. Sizes are the callers' to check: they know what the user wrote. */
+#include <string.h>
+#include "build.h"
+
+/* Where label l is in the list, or -1. */
+static int position(const int *labels, int n, int l)
+{
+    for (int i = 0; i < n; i++)
+        if (labels[i] == l)
+            return i;
+    return -1;
+}
+
+/* t viewed with the axes permuted so that they follow `order`. */
+static Ref arrange(Program *p, Span span, const Term *t, const int *order, int norder)
+{
+    int perm[NPX_MAX_RANK], n = 0;
+    bool moved = false;
+    for (int i = 0; i < norder; i++) {
+        int k = position(t->label, t->ndim, order[i]);
+        if (k >= 0) {
+            moved |= k != n;
+            perm[n++] = k;
+        }
+    }
+    return moved ? build_transpose(p, span, t->ref, perm) : t->ref;
+}
+
+/* a @ b when the sum is a matrix product: two operands of at most two axes,
+ * one summed label that both have, as long in each, and every other label in
+ * one of them only. 0 when it is not. */
+static Ref as_matmul(Program *p, Span at, Span span, const Term *t, const int *out, int nout)
+{
+    int summed = -1, nsummed = 0;
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < t[side].ndim; k++) {
+            int l = t[side].label[k];
+            bool other = position(t[!side].label, t[!side].ndim, l) >= 0;
+            bool kept = position(out, nout, l) >= 0;
+            if (other == kept)           /* a batch label, or one summed in one operand only */
+                return 0;
+            if (other && side == 0) {
+                summed = l;
+                nsummed++;
+            }
+        }
+    if (nsummed != 1 || t[0].ndim > 2 || t[1].ndim > 2 ||
+        V(p, t[0].ref)->shape.d[position(t[0].label, t[0].ndim, summed)] !=
+            V(p, t[1].ref)->shape.d[position(t[1].label, t[1].ndim, summed)])
+        return 0;
+    if (nout == 2 && position(t[1].label, t[1].ndim, out[0]) >= 0)   /* (a @ b).T is b.T @ a.T */
+        return as_matmul(p, at, span, (Term[]){ t[1], t[0] }, out, nout);
+    int order[NPX_MAX_RANK], n = 0;              /* a's kept label, the summed one, b's kept label */
+    for (int k = 0; k < t[0].ndim; k++)
+        if (t[0].label[k] != summed)
+            order[n++] = t[0].label[k];
+    order[n++] = summed;
+    for (int k = 0; k < t[1].ndim; k++)
+        if (t[1].label[k] != summed)
+            order[n++] = t[1].label[k];
+    Ref a = arrange(p, span, &t[0], order, n), b = arrange(p, span, &t[1], order, n);
+    Term product = { build_matmul(p, at, span, a, b, "einsum"), 0, { 0 } };
+    for (int i = 0; i < n; i++)
+        if (order[i] != summed)
+            product.label[product.ndim++] = order[i];
+    return product.ref ? arrange(p, span, &product, out, nout) : 0;
+}
+
+Ref build_contraction(Program *p, Span at, Span span, const Term *t, int n, const int *out, int nout)
+{
+    for (int i = 0; i < n; i++)
+        if (!t[i].ref)
+            return 0;
+    if (n == 2) {
+        Ref r = as_matmul(p, at, span, t, out, nout);
+        if (r)
+            return r;
+    }
+    int order[NPX_MAX_RANK], norder = nout;      /* the kept labels, then the summed ones */
+    memcpy(order, out, sizeof(int) * nout);
+    for (int i = 0; i < n; i++)
+        for (int k = 0; k < t[i].ndim; k++)
+            if (position(order, norder, t[i].label[k]) < 0) {
+                if (norder == NPX_MAX_RANK) {
+                    diag_error(p->diag, at, "more than %d different subscripts in one sum of products",
+                               NPX_MAX_RANK);
+                    return 0;
+                }
+                order[norder++] = t[i].label[k];
+            }
+    Ref product = 0;
+    for (int i = 0; i < n; i++) {
+        uint32_t missing = 0;
+        for (int k = 0; k < norder; k++)
+            if (position(t[i].label, t[i].ndim, order[k]) < 0)
+                missing |= 1u << k;
+        Ref view = arrange(p, span, &t[i], order, norder);
+        if (missing)
+            view = build_expand(p, span, view, missing, norder);
+        product = i ? build_ufunc(p, at, span, UF_multiply, (Ref[]){ product, view }, 2, false) : view;
+    }
+    uint32_t summed = ((1u << norder) - 1) & ~((1u << nout) - 1);
+    if (!product || !summed)
+        return product;
+    npx_dtype t_out = V(p, product)->dtype;      /* NumPy sums in the operands' dtype */
+    if (t_out == NPX_BOOL)
+        return build_reduce(p, span, RED_any, product, summed, false);
+    Ref sum = build_reduce(p, span, RED_sum, product, summed, false);
+    return V(p, sum)->dtype == t_out ? sum : build_cast(p, span, sum, t_out);
+}
