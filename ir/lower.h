@@ -67,6 +67,8 @@ bool lower_bind_args(Lower *L, Call *c, const char *const *params, int nreq, con
 Ref call_var(Lower *L, Call *c, int is_std);
 Ref call_eye(Lower *L, Call *c, int unused);
 Ref call_linspace(Lower *L, Call *c, int unused);
+/* lower_einsum.c */
+Ref call_einsum(Lower *L, Call *c, int unused);
 /* lower_index.c */
 Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...] */
 Ref call_squeeze(Lower *L, Call *c, int unused);
@@ -74,10 +76,8 @@ Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_swapaxes(Lower *L, Call *c, int unused);
 Ref call_expand_dims(Lower *L, Call *c, int unused);
 Ref call_broadcast_to(Lower *L, Call *c, int unused);
-Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_reshape(Lower *L, Call *c, int flat);        /* flat: ravel, flatten */
 Ref call_concatenate(Lower *L, Call *c, int stack);
 Ref call_cumsum(Lower *L, Call *c, int unused);
-Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...] */
 
 #endif

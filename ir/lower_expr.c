@@ -552,7 +552,7 @@ static Ref call_later(Lower *L, Call *c, int unused)
     X(concatenate, call_concatenate, 0) X(stack, call_concatenate, 1)                          \
     X(cumsum, call_cumsum, 0) X(squeeze, call_squeeze, 0)                                      \
     X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_later, 0)                    \
-    X(einsum, call_later, 0)
+    X(einsum, call_einsum, 0)
 
 static const struct {
     const char *name;
@@ -768,6 +768,9 @@ static Ref lower_node(Lower *L, const Expr *e)
         Ref a = lower_expr(L, e->lhs), b = lower_expr(L, e->rhs);
         return lower_operator(L, e->op, e->at, e->span, a, b);
     }
+    case EXPR_STRING:
+        diag_error(p->diag, e->span, "a string is only allowed as einsum's subscripts ('ij,jk->ik')");
+        return 0;
     case EXPR_TUPLE:
     case EXPR_LIST:
         diag_error(p->diag, e->span, "tuples and lists are only allowed as shapes and axes");

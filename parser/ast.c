@@ -106,6 +106,7 @@ static void dump_expr(FILE *out, const Expr *e)
     case EXPR_BOOL: fputs(e->ival ? "True" : "False", out); break;
     case EXPR_NONE: fputs("None", out); break;
     case EXPR_ELLIPSIS: fputs("...", out); break;
+    case EXPR_STRING: fprintf(out, "'%s'", e->name); break;
     case EXPR_NAME: fprintf(out, "%s%s", e->np_prefix ? "np." : "", e->name); break;
     case EXPR_ATTR:
         dump_expr(out, e->obj);

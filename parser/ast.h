@@ -53,6 +53,7 @@ typedef enum {
     EXPR_INT,       /* ival: 42 (always >= 0; '-' is a unary NEG) */
     EXPR_FLOAT,     /* fval: 1.5, .5, 1e-3, np.pi (name "pi"), np.inf, np.nan */
     EXPR_BOOL,      /* ival: True or False */
+    EXPR_STRING,    /* name: the text between the quotes, einsum's 'ij,jk->ik' */
     EXPR_NONE,      /* None (a new axis inside [ ]) */
     EXPR_ELLIPSIS,  /* ... */
     EXPR_NAME,      /* name; np_prefix is set for np.NAME / numpy.NAME, which the
@@ -75,7 +76,7 @@ struct Expr {
                                     equal to span for the other kinds */
     int64_t ival;                /* INT, BOOL */
     double fval;                 /* FLOAT */
-    const char *name;            /* NAME, ATTR (interned) */
+    const char *name;            /* NAME, ATTR, STRING (interned) */
     bool np_prefix;              /* NAME: written as np.NAME or numpy.NAME */
     AstOp op;                    /* UNARY, BINARY */
     Expr *obj;                   /* ATTR, CALL (callee), INDEX */

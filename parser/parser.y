@@ -100,6 +100,7 @@ static Expr *name_expr(ParseCtx *ctx, const char *name, Span at);
 
 %token <name> NAME "name"
 %token <expr> NUMBER "number"
+%token <expr> STRING "string"
 %token NEWLINE "end of line"
 %token INPUT "'input'" CONST "'const'" OUTPUT "'output'" IMPORT "'import'" AS "'as'"
 %token TRUE "'True'" FALSE "'False'" NONE "'None'"
@@ -219,6 +220,7 @@ primary:
 atom:
     NAME               { $$ = name_expr(ctx, $1, @1); }
   | NUMBER             { $$ = $1; }
+  | STRING             { $$ = $1; }
   | TRUE               { $$ = ast_expr(ctx->arena, EXPR_BOOL, @1); $$->ival = 1; }
   | FALSE              { $$ = ast_expr(ctx->arena, EXPR_BOOL, @1); }
   | NONE               { $$ = ast_expr(ctx->arena, EXPR_NONE, @1); }

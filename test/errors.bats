@@ -65,6 +65,14 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/wrong_keyword.npx"
 }
 
+@test "einsum's subscripts are checked as NumPy checks them, each mistake at its character" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/einsum.npx"
+}
+
+@test "a string anywhere but as einsum's subscripts is reported" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/strings.npx"
+}
+
 @test "later-milestone features are reported as not supported yet" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/not_supported_yet.npx"
 }

@@ -255,11 +255,12 @@ errors() {
 }
 
 @test "a junk character is reported" {
-    fails 'y = a $ b' 'z = a ; b' 'w = "s"'
+    fails 'y = a $ b' 'z = a ; b' 'w = "s' "v = 'a\\b'"
     error 1:7 "unexpected character '\$'"
     error 2:7 "unexpected character ';'"
-    error 3:5 "strings are not supported in .npx"
-    errors 3
+    error 3:5 "unterminated string; a string ends on its line and has no '\\' escapes"
+    error 4:5 "unterminated string; a string ends on its line and has no '\\' escapes"
+    errors 4
 }
 
 @test "trailing junk after a number is reported" {

@@ -105,6 +105,14 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/linalg_dtypes.npx"
 }
 
+@test "matmul of stacks of matrices broadcasts the stacks and matches NumPy in every dtype" {
+    check_program "$BATS_TEST_DIRNAME/programs/matmul_stacked.npx"
+}
+
+@test "einsum with explicit, implicit and '...' outputs matches NumPy in every dtype" {
+    check_program "$BATS_TEST_DIRNAME/programs/einsum.npx"
+}
+
 @test "transposes in every spelling match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/transpose.npx"
 }
