@@ -228,9 +228,7 @@ static const char *apply(Emitter *e, const char *tmpl, const char **args, npx_dt
     return out;
 }
 
-/* Index expressions of an operand of rank `rank` read by a value of shape s
- * (broadcasting aligns the last axes; a size-1 axis is read at 0). */
-static Idx operand_idx(Emitter *e, const Shape *s, Idx idx, const Shape *os)
+Idx cx_broadcast_idx(Emitter *e, const Shape *s, Idx idx, const Shape *os)
 {
     if (!idx)
         return NULL;
@@ -250,7 +248,7 @@ static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
     for (int i = 0; i < v->nargs; i++) {
         const Value *a = V(e->p, v->args[i]);
         npx_dtype to = v->ufunc == UF_where && i == 0 ? NPX_BOOL : v->compute;
-        args[i] = cx_value(e, v->args[i], operand_idx(e, &v->shape, idx, &a->shape), to);
+        args[i] = cx_value(e, v->args[i], cx_broadcast_idx(e, &v->shape, idx, &a->shape), to);
     }
     npx_dtype c = v->compute;
     const char *tmpl = c == NPX_BOOL ? u->c_bool : dtype_is_int(c) ? u->c_int : u->c_float;
@@ -317,7 +315,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     case IR_DIMVAL: return cx_dims(e, v->dims.d, v->dims.ndim);
     case IR_UFUNC: return cx_ufunc(e, v, idx);
     case IR_CAST: return cx_value(e, v->args[0], idx, v->dtype);
-    case IR_BROADCAST: return cx_value(e, v->args[0], operand_idx(e, &v->shape, idx, &a->shape), v->dtype);
+    case IR_BROADCAST: return cx_value(e, v->args[0], cx_broadcast_idx(e, &v->shape, idx, &a->shape), v->dtype);
     case IR_TRANSPOSE:
         for (int k = 0; k < v->shape.ndim; k++)
             o[v->perm[k]] = idx[k];

@@ -19,13 +19,16 @@ void emit_value_loops(Emitter *e, Ref r, const IrStmt *st);
 void emit_matmul_loops(Emitter *e, Ref r);
 
 /* A matrix product's operand for BLAS (cuBLAS, CBLAS): false when it is
- * neither stored nor the transpose of something stored. */
+ * neither stored nor the transpose of something stored, or when its stack
+ * is broadcast against part of the other's. */
 typedef struct {
     const Value *stored;         /* the buffer BLAS reads */
-    bool transposed;             /* the operand is stored.T */
-    const char *rows, *cols;     /* the operand's logical shape */
+    bool transposed;             /* the operand is stored.T (each matrix of it) */
+    const char *rows, *cols;     /* the operand's logical shape (each matrix's) */
+    const char *stride;          /* elements from one matrix of the stack to the next;
+                                    NULL: one matrix serves the whole stack */
 } GemmOperand;
-bool gemm_operand(Emitter *e, Ref r, bool is_left, GemmOperand *o);
+bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o);
 
 /* A reduction, as the targets see it (emit_loops.c). */
 typedef struct {

@@ -261,12 +261,25 @@ static void emit_reduce(Emitter *e, Ref r)
 
 /* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */
 
-/* An operand as BLAS sees it: a stored matrix, possibly transposed. */
-bool gemm_operand(Emitter *e, Ref r, bool is_left, GemmOperand *o)
+/* Does transpose v swap the last two axes only (a stack of matrices, each
+ * transposed)? */
+static bool swaps_matrices(const Value *v)
 {
-    const Value *v = V(e->p, r);
+    int n = v->shape.ndim;
+    for (int k = 0; k < n - 2; k++)
+        if (v->perm[k] != k)
+            return false;
+    return n >= 2 && v->perm[n - 2] == n - 1 && v->perm[n - 1] == n - 2;
+}
+
+/* Operand `side` of matrix product m as BLAS sees it: stored (possibly
+ * transposed), with one matrix for all of the stack or one for each. */
+bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
+{
+    const Value *prod = V(e->p, m), *v = V(e->p, prod->args[side]);
+    const Shape *s = &v->shape;
     o->transposed = false;
-    if (v->kind == IR_TRANSPOSE && !v->materialize && v->shape.ndim == 2) {
+    if (v->kind == IR_TRANSPOSE && !v->materialize && swaps_matrices(v)) {
         o->transposed = true;
         v = V(e->p, v->args[0]);
     }
@@ -275,39 +288,61 @@ bool gemm_operand(Emitter *e, Ref r, bool is_left, GemmOperand *o)
     if (!v->materialize)
         return false;
     o->stored = v;
-    const Shape *s = &V(e->p, r)->shape;
-    if (s->ndim == 2) {
-        o->rows = cx_dim(e, s->d[0]);
-        o->cols = cx_dim(e, s->d[1]);
+    if (s->ndim >= 2) {
+        o->rows = cx_dim(e, s->d[s->ndim - 2]);
+        o->cols = cx_dim(e, s->d[s->ndim - 1]);
     } else {                     /* a vector is a row on the left, a column on the right */
-        o->rows = is_left ? "1" : cx_dim(e, s->d[0]);
-        o->cols = is_left ? cx_dim(e, s->d[0]) : "1";
+        o->rows = side == 0 ? "1" : cx_dim(e, s->d[0]);
+        o->cols = side == 0 ? cx_dim(e, s->d[0]) : "1";
     }
+    int nstack = matmul_stack_ndim(e->p, prod), own = s->ndim >= 2 ? s->ndim - 2 : 0;
+    Shape stack = { own, { 0 } };
+    memcpy(stack.d, s->d, sizeof(Dim) * own);
+    o->stride = NULL;
+    if (shape_size_literal(&stack) == 1)
+        return true;             /* no stack, or a stack of one: one matrix for all */
+    if (own != nstack || memcmp(stack.d, prod->shape.d, sizeof(Dim) * own) != 0)
+        return false;            /* partly broadcast: the loops read it */
+    o->stride = o->transposed ? arena_printf(A(e), "%s * %s", o->cols, o->rows)   /* as stored */
+                              : arena_printf(A(e), "%s * %s", o->rows, o->cols);
     return true;
 }
 
+/* The indexes of matrix product r's operand `side` (0: a, 1: b) at the
+ * result's indexes oi, the summed axis at p. */
+static Idx matmul_operand_idx(Emitter *e, Ref r, int side, Idx oi)
+{
+    const Value *v = V(e->p, r), *x = V(e->p, v->args[side]);
+    int nstack = matmul_stack_ndim(e->p, v), n = 0;
+    const char **idx = arena_alloc(A(e), sizeof(char *) * NPX_MAX_RANK);
+    if (x->shape.ndim >= 2) {
+        Shape stack = { nstack, { 0 } }, own = { x->shape.ndim - 2, { 0 } };
+        memcpy(stack.d, v->shape.d, sizeof(Dim) * nstack);
+        memcpy(own.d, x->shape.d, sizeof(Dim) * own.ndim);
+        Idx at = cx_broadcast_idx(e, &stack, oi, &own);
+        for (int k = 0; k < own.ndim; k++)
+            idx[n++] = at[k];
+        if (side == 0)
+            idx[n++] = oi[nstack];               /* a's row */
+    }
+    idx[n++] = "p";
+    if (side == 1 && x->shape.ndim >= 2)
+        idx[n++] = oi[v->shape.ndim - 1];        /* b's column */
+    return idx;
+}
 
 void emit_matmul_loops(Emitter *e, Ref r)
 {
     Program *p = e->p;
-    const Value *v = V(p, r), *a = V(p, v->args[0]), *b = V(p, v->args[1]);
+    const Value *v = V(p, r), *a = V(p, v->args[0]);
     npx_dtype acc = dtype_is_float(v->dtype) ? NPX_F64 : v->dtype == NPX_BOOL ? NPX_BOOL : NPX_I64;
-    const char *ai[2], *bi[2], *oi[2];
-    Dim od[2] = { 0, 0 };
-    int no = 0;
-    if (a->shape.ndim == 2) {
-        ai[0] = "i0", ai[1] = "p";
-        od[no] = a->shape.d[0], oi[no++] = "i0";
-    } else
-        ai[0] = "p";
-    if (b->shape.ndim == 2) {
-        bi[0] = "p", bi[1] = "i1";
-        od[no] = b->shape.d[1], oi[no++] = "i1";
-    } else
-        bi[0] = "p";
+    const char **oi = arena_alloc(A(e), sizeof(char *) * NPX_MAX_RANK);
+    for (int k = 0; k < v->shape.ndim; k++)
+        oi[k] = arena_printf(A(e), "i%d", k);
     e->t->declare(e, v, false);
-    e->t->open_nest(e, v->cname, od, oi, no);
-    const char *x = cx_value(e, v->args[0], ai, acc), *y = cx_value(e, v->args[1], bi, acc);
+    e->t->open_nest(e, v->cname, v->shape.d, oi, v->shape.ndim);
+    const char *x = cx_value(e, v->args[0], matmul_operand_idx(e, r, 0, oi), acc);
+    const char *y = cx_value(e, v->args[1], matmul_operand_idx(e, r, 1, oi), acc);
     emit_line(e, "%s acc = %s;", dtype_ctype(acc), acc == NPX_BOOL ? "false" : "0");
     if (acc == NPX_F64)
         emit_line(e, "NPX_SIMD_SUM");
@@ -318,9 +353,8 @@ void emit_matmul_loops(Emitter *e, Ref r)
         emit_line(e, "    acc = npx_add_i64(acc, npx_mul_i64(%s, %s));", x, y);
     else
         emit_line(e, "    acc += %s * %s;", x, y);
-    Shape os = { no, { od[0], od[1] } };
     const char *result = v->scale == 1 ? "acc" : arena_printf(A(e), "acc * %s", cx_literal(e, v->scale, 0, true, acc));
-    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &os, oi)), cx_convert(e, result, acc, v->dtype));
+    emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &v->shape, oi)), cx_convert(e, result, acc, v->dtype));
     e->t->close_nest(e);
 }
 

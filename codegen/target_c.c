@@ -248,38 +248,54 @@ static const char *data_ptr(Emitter *e, const Value *v)
 }
 
 /* A float product whose operands are stored (or transposed) float arrays of
- * its dtype: one GEMM call. */
+ * its dtype: one GEMM call (one per matrix of a stack). */
 static bool gemm_operands(Emitter *e, Ref r, GemmOperand *a, GemmOperand *b)
 {
     const Value *v = V(e->p, r);
     return dtype_is_float(v->dtype) && V(e->p, v->args[0])->dtype == v->dtype &&
-           V(e->p, v->args[1])->dtype == v->dtype && gemm_operand(e, v->args[0], true, a) &&
-           gemm_operand(e, v->args[1], false, b);
+           V(e->p, v->args[1])->dtype == v->dtype && gemm_operand(e, r, 0, a) && gemm_operand(e, r, 1, b);
+}
+
+/* Matrix i of a stack stored at base, stride elements apart (NULL: base). */
+static const char *matrix_ptr(Emitter *e, const char *base, const char *stride)
+{
+    return stride ? arena_printf(e->p->arena, "%s + i * %s", base, stride) : base;
 }
 
 /* --blas: cblas_sgemm or cblas_dgemm, row-major, transposes as CblasTrans;
  * else the runtime's blocked npx_gemm_f32 or _f64 (runtime/gemm.c) for
- * matrices (a vector has too little work to block). */
+ * matrices (a vector has too little work to block). A stack of matrices is
+ * a loop over it, each product parallel inside. */
 static bool c_gemm(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
     GemmOperand a, b;
-    bool matrices = V(e->p, v->args[0])->shape.ndim == 2 && V(e->p, v->args[1])->shape.ndim == 2;
+    bool matrices = V(e->p, v->args[0])->shape.ndim >= 2 && V(e->p, v->args[1])->shape.ndim >= 2;
     if (!gemm_operands(e, r, &a, &b) || !(e->p->blas || matrices))
         return false;
     c_declare(e, v, false);
+    int nstack = matmul_stack_ndim(e->p, v);
+    const char *c = data_ptr(e, v);
+    if (nstack) {
+        emit_line(e, "/* one product per matrix of the stack */");
+        emit_open(e, "for (int64_t i = 0; i < %s; i++)", cx_dims(e, v->shape.d, nstack));
+        c = matrix_ptr(e, c, cx_dims(e, v->shape.d + nstack, v->shape.ndim - nstack));
+    }
+    const char *pa = matrix_ptr(e, a.stored->cname, a.stride), *pb = matrix_ptr(e, b.stored->cname, b.stride);
     const char *lda = a.transposed ? a.rows : a.cols, *ldb = b.transposed ? b.rows : b.cols;
     const char *alpha = cx_literal(e, v->scale, 0, true, v->dtype);
     if (e->p->blas)
         emit_line(e, "cblas_%sgemm(NPX_CBLAS_ROW_MAJOR, %s, %s, (int)%s, (int)%s, (int)%s, %s, %s, npx_blas_ld(%s), %s, "
                      "npx_blas_ld(%s), 0, %s, npx_blas_ld(%s));",
                   v->dtype == NPX_F32 ? "s" : "d", a.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS",
-                  b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols, alpha,
-                  a.stored->cname, lda, b.stored->cname, ldb, data_ptr(e, v), b.cols);
+                  b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols, alpha, pa, lda, pb,
+                  ldb, c, b.cols);
     else
         emit_line(e, "npx_gemm_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", dtype_name(v->dtype),
                   a.transposed ? "true" : "false", b.transposed ? "true" : "false", a.rows, b.cols, a.cols, alpha,
-                  a.stored->cname, lda, b.stored->cname, ldb, v->cname, b.cols);
+                  pa, lda, pb, ldb, c, b.cols);
+    if (nstack)
+        emit_close(e, NULL);
     return true;
 }
 
@@ -292,7 +308,7 @@ static void c_matmul(Emitter *e, Ref r)
     const Value *v = V(e->p, r), *a = V(e->p, v->args[0]), *b = V(e->p, v->args[1]);
     if (c_gemm(e, r))
         return;
-    if (b->shape.ndim != 2 || b->kind == IR_TRANSPOSE) {
+    if (b->shape.ndim != 2 || b->kind == IR_TRANSPOSE || matmul_stack_ndim(e->p, v)) {
         emit_matmul_loops(e, r);
         return;
     }

@@ -450,20 +450,31 @@ static void cuda_matmul(Emitter *e, Ref r)
     GemmOperand a, b;
     bool floats = dtype_is_float(v->dtype) && V(e->p, v->args[0])->dtype == v->dtype &&
                   V(e->p, v->args[1])->dtype == v->dtype;
-    if (!floats || !gemm_operand(e, v->args[0], true, &a) || !gemm_operand(e, v->args[1], false, &b)) {
+    if (!floats || !gemm_operand(e, r, 0, &a) || !gemm_operand(e, r, 1, &b)) {
         emit_matmul_loops(e, r);
         return;
     }
     cuda_declare(e, v, false);
-    /* row-major C = A B is column-major C^T = B^T A^T: cuBLAS gets B first */
+    /* row-major C = A B is column-major C^T = B^T A^T: cuBLAS gets B first;
+       a stack is one strided batched call (stride 0: one matrix for all) */
+    Arena *ar = e->p->arena;
+    int nstack = matmul_stack_ndim(e->p, v);
     const char *s = v->dtype == NPX_F32 ? "S" : "D", *ct = dtype_ctype(v->dtype);
+    const char *sa = "", *sb = "", *sc = "", *count = "";
+    if (nstack) {
+        sa = arena_printf(ar, ", %s", a.stride ? a.stride : "0");
+        sb = arena_printf(ar, ", %s", b.stride ? b.stride : "0");
+        sc = arena_printf(ar, ", %s", cx_dims(e, v->shape.d + nstack, v->shape.ndim - nstack));
+        count = arena_printf(ar, ", (int)%s", cx_dims(e, v->shape.d, nstack));
+    }
     emit_block(e);
     emit_line(e, "const %s scale = %s, zero = 0;", ct, cx_literal(e, v->scale, 0, true, v->dtype));
-    emit_line(e, "NPX_CUBLAS_CHECK(cublas%sgemm(npx_dev_blas(), %s, %s, (int)%s, (int)%s, (int)%s, &scale, %s, "
-                 "npx_blas_ld(%s), %s, npx_blas_ld(%s), &zero, %s, npx_blas_ld(%s)));",
-              s, b.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", a.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", b.cols,
-              a.rows, a.cols, b.stored->cname, b.transposed ? b.rows : b.cols, a.stored->cname,
-              a.transposed ? a.rows : a.cols, v->cname, b.cols);
+    emit_line(e, "NPX_CUBLAS_CHECK(cublas%sgemm%s(npx_dev_blas(), %s, %s, (int)%s, (int)%s, (int)%s, &scale, %s, "
+                 "npx_blas_ld(%s)%s, %s, npx_blas_ld(%s)%s, &zero, %s, npx_blas_ld(%s)%s%s));",
+              s, nstack ? "StridedBatched" : "", b.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N",
+              a.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", b.cols, a.rows, a.cols, b.stored->cname,
+              b.transposed ? b.rows : b.cols, sb, a.stored->cname, a.transposed ? a.rows : a.cols, sa, v->cname,
+              b.cols, sc, count);
     emit_close(e, NULL);
 }
 

@@ -442,44 +442,6 @@ Ref build_cumsum(Program *p, Span span, Ref a, int axis)
 
 /* ---- matrix products ------------------------------------------------- */
 
-/* a @ b of stacks of matrices: a sum of products whose labels are the stack
- * axes (right-aligned, broadcast), then i, j, k of the matrices (a vector
- * operand has j only), summed over j. */
-static Ref stacked_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
-{
-    const Shape *s[2] = { &V(p, a)->shape, &V(p, b)->shape };
-    Shape stacks[2], stack;
-    for (int i = 0; i < 2; i++) {
-        stacks[i].ndim = s[i]->ndim >= 2 ? s[i]->ndim - 2 : 0;
-        memcpy(stacks[i].d, s[i]->d, sizeof(Dim) * stacks[i].ndim);
-    }
-    if (!broadcast_shapes(p, &stacks[0], &stacks[1], &stack, at)) {
-        diag_error(p->diag, at, "%s: the stacks of matrices could not be broadcast together: %s and %s", what,
-                   shape_str(p, s[0], V(p, a)->dtype, false), shape_str(p, s[1], V(p, b)->dtype, false));
-        return 0;
-    }
-    int i = stack.ndim, j = i + 1, k = i + 2;
-    Term t[2] = { { a, 0, { 0 } }, { b, 0, { 0 } } };
-    int out[NPX_MAX_RANK], nout = 0;
-    for (int side = 0; side < 2; side++) {
-        Term *u = &t[side];
-        for (int x = 0; x < stacks[side].ndim; x++)
-            u->label[u->ndim++] = stack.ndim - stacks[side].ndim + x;
-        if (side == 0 && s[0]->ndim >= 2)
-            u->label[u->ndim++] = i;
-        u->label[u->ndim++] = j;
-        if (side == 1 && s[1]->ndim >= 2)
-            u->label[u->ndim++] = k;
-    }
-    for (int x = 0; x < stack.ndim; x++)
-        out[nout++] = x;
-    if (s[0]->ndim >= 2)
-        out[nout++] = i;
-    if (s[1]->ndim >= 2)
-        out[nout++] = k;
-    return build_contraction(p, at, span, t, 2, out, nout);
-}
-
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
 {
     if (!a || !b)
@@ -508,13 +470,21 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
     }
     if (k1 != k2)
         ir_add_check(p, p->nstmts - 1, k1, k2, at, "matmul: inner sizes differ");
-    if (va->shape.ndim > 2 || vb->shape.ndim > 2)
-        return stacked_matmul(p, at, span, a, b, what);
-    Shape s = { 0, { 0 } };
-    if (va->shape.ndim == 2)
-        s.d[s.ndim++] = va->shape.d[0];
-    if (vb->shape.ndim == 2)
-        s.d[s.ndim++] = vb->shape.d[1];
+    Shape stacks[2], s;          /* the axes before a matrix's last two broadcast */
+    for (int i = 0; i < 2; i++) {
+        const Shape *in = i ? &vb->shape : &va->shape;
+        stacks[i].ndim = in->ndim >= 2 ? in->ndim - 2 : 0;
+        memcpy(stacks[i].d, in->d, sizeof(Dim) * stacks[i].ndim);
+    }
+    if (!broadcast_shapes(p, &stacks[0], &stacks[1], &s, at)) {
+        diag_error(p->diag, at, "%s: the stacks of matrices could not be broadcast together: %s and %s", what,
+                   shape_str(p, &va->shape, va->dtype, false), shape_str(p, &vb->shape, vb->dtype, false));
+        return 0;
+    }
+    if (va->shape.ndim >= 2)
+        s.d[s.ndim++] = va->shape.d[va->shape.ndim - 2];
+    if (vb->shape.ndim >= 2)
+        s.d[s.ndim++] = vb->shape.d[vb->shape.ndim - 1];
     Ref r = ir_new(p, IR_MATMUL, span);
     Value *v = V(p, r);
     v->scale = 1;

@@ -35,43 +35,58 @@ static Ref arrange(Program *p, Span span, const Term *t, const int *order, int n
     return moved ? build_transpose(p, span, t->ref, perm) : t->ref;
 }
 
-/* a @ b when the sum is a matrix product: two operands of at most two axes,
- * one summed label that both have, as long in each, and every other label in
- * one of them only. 0 when it is not. */
+static Dim label_size(const Program *p, const Term *t, int l)
+{
+    return p->vals[t->ref].shape.d[position(t->label, t->ndim, l)];
+}
+
+/* a @ b when the sum is a matrix product, or a stack of them: one summed
+ * label, in both operands and as long in each; at most one kept label of
+ * each operand's own (its rows, its columns); the others in both operands
+ * and the output (the stack). 0 when it is not. */
 static Ref as_matmul(Program *p, Span at, Span span, const Term *t, const int *out, int nout)
 {
-    int summed = -1, nsummed = 0;
+    int summed = -1, nsummed = 0, own[2] = { -1, -1 }, nown[2] = { 0, 0 }, stack[NPX_MAX_RANK], nstack = 0;
     for (int side = 0; side < 2; side++)
         for (int k = 0; k < t[side].ndim; k++) {
             int l = t[side].label[k];
             bool other = position(t[!side].label, t[!side].ndim, l) >= 0;
             bool kept = position(out, nout, l) >= 0;
-            if (other == kept)           /* a batch label, or one summed in one operand only */
+            if (!other && !kept)         /* summed in one operand only */
                 return 0;
-            if (other && side == 0) {
+            if (!other) {
+                own[side] = l;
+                nown[side]++;
+            } else if (side == 0 && kept) {
+                stack[nstack++] = l;
+            } else if (side == 0) {
                 summed = l;
                 nsummed++;
             }
         }
-    if (nsummed != 1 || t[0].ndim > 2 || t[1].ndim > 2 ||
-        V(p, t[0].ref)->shape.d[position(t[0].label, t[0].ndim, summed)] !=
-            V(p, t[1].ref)->shape.d[position(t[1].label, t[1].ndim, summed)])
+    if (nsummed != 1 || nown[0] > 1 || nown[1] > 1 || (nstack && (!nown[0] || !nown[1])) ||
+        label_size(p, &t[0], summed) != label_size(p, &t[1], summed))
         return 0;
-    if (nout == 2 && position(t[1].label, t[1].ndim, out[0]) >= 0)   /* (a @ b).T is b.T @ a.T */
-        return as_matmul(p, at, span, (Term[]){ t[1], t[0] }, out, nout);
-    int order[NPX_MAX_RANK], n = 0;              /* a's kept label, the summed one, b's kept label */
-    for (int k = 0; k < t[0].ndim; k++)
-        if (t[0].label[k] != summed)
-            order[n++] = t[0].label[k];
-    order[n++] = summed;
-    for (int k = 0; k < t[1].ndim; k++)
-        if (t[1].label[k] != summed)
-            order[n++] = t[1].label[k];
-    Ref a = arrange(p, span, &t[0], order, n), b = arrange(p, span, &t[1], order, n);
+    if (nown[0] && nown[1] && position(out, nout, own[1]) < position(out, nout, own[0]))
+        return as_matmul(p, at, span, (Term[]){ t[1], t[0] }, out, nout);    /* (a @ b).T is b.T @ a.T */
+    int order[2][NPX_MAX_RANK], n[2];             /* the stack, then a's rows and j, or j and b's columns */
+    for (int side = 0; side < 2; side++) {
+        memcpy(order[side], stack, sizeof(int) * nstack);
+        n[side] = nstack;
+        if (side == 1)
+            order[side][n[side]++] = summed;
+        if (nown[side])
+            order[side][n[side]++] = own[side];
+        if (side == 0)
+            order[side][n[side]++] = summed;
+    }
+    Ref a = arrange(p, span, &t[0], order[0], n[0]), b = arrange(p, span, &t[1], order[1], n[1]);
     Term product = { build_matmul(p, at, span, a, b, "einsum"), 0, { 0 } };
-    for (int i = 0; i < n; i++)
-        if (order[i] != summed)
-            product.label[product.ndim++] = order[i];
+    memcpy(product.label, stack, sizeof(int) * nstack);
+    product.ndim = nstack;
+    for (int side = 0; side < 2; side++)
+        if (nown[side])
+            product.label[product.ndim++] = own[side];
     return product.ref ? arrange(p, span, &product, out, nout) : 0;
 }
 

@@ -87,7 +87,8 @@ typedef enum {
     IR_CUMSUM,      /* running sums of args[0] along axis ival, in dtype */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
                        keepdims keeps them as size 1. argmax/argmin: one axis or all */
-    IR_MATMUL,      /* args[0] @ args[1], each 1-D or 2-D, NumPy's rules */
+    IR_MATMUL,      /* args[0] @ args[1], NumPy's rules: 1-D is a vector, more axes a stack
+                       of matrices (the stacks broadcast, matmul_stack_ndim) */
     IR_ARANGE,      /* fval/ival start, step2 step, shape[0] elements */
     IR_BINCOUNT,    /* bincount(args[0], weights=args[1] or 0, minlength=ival);
                        shape[0] is a SYM_DATA symbol */
@@ -246,6 +247,12 @@ bool ir_c_reserved_prefix(const char *s);
 static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is computed inside row group g */
 {
     return v->stmt >= g->first && v->stmt <= g->last;
+}
+/* How many axes of matrix product v come from the stacks (the axes before
+ * its matrix or vector ones). */
+static inline int matmul_stack_ndim(const Program *p, const Value *v)
+{
+    return v->shape.ndim - (p->vals[v->args[0]].shape.ndim >= 2) - (p->vals[v->args[1]].shape.ndim >= 2);
 }
 /* NumPy's error for reduction red of nothing; NULL when it has an identity */
 const char *empty_reduction_error(Reduction red);

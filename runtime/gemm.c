@@ -91,10 +91,11 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
         int64_t threads = NPX_GEMM_THREADS, blocks = (m + NPX_GEMM_MC - 1) / NPX_GEMM_MC;                      \
         blocks = (blocks + threads - 1) / threads * threads;                                                   \
         int64_t mcb = ((m + blocks - 1) / blocks + NPX_GEMM_MR - 1) / NPX_GEMM_MR * NPX_GEMM_MR;                \
-        T *bp = (T *)npx_alloc(sizeof(T) * NPX_GEMM_KC * (NPX_GEMM_NC + nr));                                  \
+        int64_t kcmax = k < NPX_GEMM_KC ? k : NPX_GEMM_KC, ncmax = n < NPX_GEMM_NC ? n : NPX_GEMM_NC;          \
+        T *bp = (T *)npx_alloc(sizeof(T) * (size_t)(kcmax * (ncmax + nr)));                                    \
         NPX_GEMM_PARALLEL                                                                                      \
         {                                                                                                      \
-            T *ap = (T *)npx_alloc(sizeof(T) * NPX_GEMM_KC * (size_t)mcb);                                    \
+            T *ap = (T *)npx_alloc(sizeof(T) * (size_t)(kcmax * mcb));                                        \
             for (int64_t jc = 0; jc < n; jc += NPX_GEMM_NC) {                                                 \
                 int64_t nc = n - jc < NPX_GEMM_NC ? n - jc : NPX_GEMM_NC;                                     \
                 for (int64_t pc = 0; pc < k; pc += NPX_GEMM_KC) {                                             \

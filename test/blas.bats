@@ -36,6 +36,11 @@ blas_check() {
     grep -q 'cblas_sgemm(.*, 0.5f, A, ' "$BATS_TEST_TMPDIR/prog.c"
 }
 
+@test "stacks of matrices go to CBLAS a matrix at a time and match NumPy" {
+    blas_check "$NPX_ROOT/test/programs/matmul_stacked.npx"
+    grep -q 'cblas_sgemm(.*, a + i \* M \* K, npx_blas_ld(K), one, ' "$BATS_TEST_TMPDIR/prog.c"
+}
+
 @test "products across block edges, and one with an empty shared dimension, through CBLAS match NumPy" {
     blas_check "$NPX_ROOT/test/programs/gemm_blocks.npx"
 }

@@ -119,3 +119,25 @@ program() {
     [ "$(grep -c 'cblas_sgemm(NPX_CBLAS_ROW_MAJOR' "$BATS_TEST_TMPDIR/b.c")" -eq 2 ]
     ! grep -qE '^ +npx_gemm_f32\((true|false),' "$BATS_TEST_TMPDIR/b.c"
 }
+
+@test "a stack of matrix products is one GEMM per matrix (one strided batched cuBLAS call), a shared matrix not copied" {
+    program $'input q: f32[S, T, D]\ninput k: f32[S, T, D]\ninput w: f32[D, D]\noutput att, proj\natt = q @ np.swapaxes(k, 1, 2)\nproj = q @ w'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(false, true, T, T, D, 1.0f, q_2 + i * T * D, D, k_2 + i * T * D, D, att + i * T * T, T);' \
+        "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(false, false, T, D, D, 1.0f, q_2 + i * T * D, D, w, D, proj + i * T * D, D);' \
+        "$BATS_TEST_TMPDIR/p.c"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'cublasSgemmStridedBatched(npx_dev_blas(), CUBLAS_OP_N, CUBLAS_OP_N, (int)D, (int)T, (int)D, &scale, w, npx_blas_ld(D), 0, q_2,' \
+        "$BATS_TEST_TMPDIR/p.cu"
+}
+
+@test "einsum of two matrices, or of two stacks of them, is a matrix product; other sums are one fused loop" {
+    program $'input a: f32[M, K]\ninput b: f32[K, N]\ninput s: f32[S, M, K]\ninput t: f32[S, K, N]\noutput c, d, e, f\nc = np.einsum(\'ij,jk->ki\', a, b)\nd = np.einsum(\'sij,sjk->sik\', s, t)\ne = np.einsum(\'sij,sjk->ik\', s, t)\nf = np.einsum(\'ij,ij->i\', a, a)'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: matmul -> c f32[N, M] (fused: transpose, transpose)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: matmul -> d f32[S, M, N]' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: sum -> e f32[M, N] (fused: multiply, newaxis, transpose, newaxis, transpose)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: sum -> f f32[M] (fused: multiply)' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 4 ]
+}

@@ -79,7 +79,8 @@
  * cuBLAS: cublasCreate cublasDestroy cublasSetStream cublasSetMathMode
  *   (CUBLAS_DEFAULT_MATH, CUBLAS_TF32_TENSOR_OP_MATH, ...) cublasSgemm
  *   cublasDgemm (column-major, CUBLAS_OP_N/T/C, alpha/beta, leading
- *   dimensions checked as cuBLAS does) cublasGetStatusString
+ *   dimensions checked as cuBLAS does) cublasSgemmStridedBatched
+ *   cublasDgemmStridedBatched (each matrix a gemm) cublasGetStatusString
  *   cublasGetStatusName. The GEMM accumulates in double; in TF32 mode
  *   cublasSgemm first rounds A and B to TF32 as the tensor cores do.
  *
@@ -2045,6 +2046,42 @@ NPX_EMU_FN cublasStatus_t cublasDgemm(cublasHandle_t h, cublasOperation_t ta, cu
                                       const double *beta, double *C, int ldc)
 {
     return npx_emu_gemm<double>(h, ta, tb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+/* count products, the matrices of each operand stride elements apart (0: the
+ * same matrix for all), as count calls of the gemm. */
+template <typename T>
+static inline cublasStatus_t npx_emu_gemm_batched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                                  int m, int n, int k, const T *alpha, const T *A, int lda,
+                                                  long long sa, const T *B, int ldb, long long sb, const T *beta,
+                                                  T *C, int ldc, long long sc, int count)
+{
+    if (count < 0)
+        return CUBLAS_STATUS_INVALID_VALUE;
+    for (int i = 0; i < count; i++) {
+        cublasStatus_t st = npx_emu_gemm<T>(h, ta, tb, m, n, k, alpha, A + i * sa, lda, B + i * sb, ldb, beta,
+                                            C + i * sc, ldc);
+        if (st != CUBLAS_STATUS_SUCCESS)
+            return st;
+    }
+    return CUBLAS_STATUS_SUCCESS;
+}
+
+NPX_EMU_FN cublasStatus_t cublasSgemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                                    int m, int n, int k, const float *alpha, const float *A, int lda,
+                                                    long long sa, const float *B, int ldb, long long sb,
+                                                    const float *beta, float *C, int ldc, long long sc, int count)
+{
+    return npx_emu_gemm_batched<float>(h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc, count);
+}
+
+NPX_EMU_FN cublasStatus_t cublasDgemmStridedBatched(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb,
+                                                    int m, int n, int k, const double *alpha, const double *A,
+                                                    int lda, long long sa, const double *B, int ldb, long long sb,
+                                                    const double *beta, double *C, int ldc, long long sc, int count)
+{
+    return npx_emu_gemm_batched<double>(h, ta, tb, m, n, k, alpha, A, lda, sa, B, ldb, sb, beta, C, ldc, sc,
+                                        count);
 }
 
 #endif /* __CUDACC__ */
