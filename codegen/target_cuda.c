@@ -144,9 +144,12 @@ static void cuda_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
 }
 
 /* The kernel's parameters: the buffers and sizes its body reads (buffers
- * that do not overlap, __restrict__, when the kernel is flat). */
-static const char *kernel_params(Emitter *e, const char **args, bool uses_status)
+ * that do not overlap, __restrict__, when the kernel is flat), and the
+ * status where `code`, the body's computed part, calls a checked function
+ * (npx_pow_checked_i64(st, ...)). */
+static const char *kernel_params(Emitter *e, const char **args, const char *code)
 {
+    bool uses_status = strstr(code, "(st,") != NULL;
     Program *p = e->p;
     const char *params = NULL, *list = NULL;
     for (int i = 0; i < e->nused_vals; i++) {
@@ -181,8 +184,7 @@ static void cuda_close_nest(Emitter *e)
     e->indent = s->host_indent;
     const char *args, *name = arena_printf(e->p->arena, "k_%s_%d", s->what, ++s->nkernels);
     const char *size = s->size;
-    bool status = strstr(s->body_text, "(st,") != NULL;
-    const char *params = kernel_params(e, &args, status);
+    const char *params = kernel_params(e, &args, s->body_text);
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
     if (s->flat) {
@@ -295,7 +297,7 @@ static void cuda_close_rows(Emitter *e, const RowGroup *g)
         shared = true;
     }
     const char *args, *name = arena_printf(e->p->arena, "k_rows_%d", ++s->nkernels);
-    const char *params = kernel_params(e, &args, strstr(s->body_text, "(st,") != NULL);
+    const char *params = kernel_params(e, &args, s->body_text);
     fprintf(s->kernels, "\n/* lines %d-%d, row by row: a block per row, which goes through every statement */\n",
             first->line, last->line);
     fprintf(s->kernels, "__global__ void %s(%s)\n{\n", name, params);
@@ -414,7 +416,7 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     fclose(dec);
     char *split = strchr(dec_text, '\x01');
     *split = 0;
-    const char *params = kernel_params(e, &args, false);
+    const char *params = kernel_params(e, &args, elem);
     const char *name = arena_printf(e->p->arena, "k_%s_%d", v->cname, ++s->nkernels);
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
@@ -492,7 +494,7 @@ static void bincount_shared(Emitter *e, Ref r, const Value *x)
     const char *len = cx_dim(e, v->shape.d[0]), *n = cx_dim(e, x->shape.d[0]);
     const char *t = v->nargs == 2 ? "double" : "unsigned long long";
     emit_use_value(e, r);
-    const char *params = kernel_params(e, &args, false);
+    const char *params = kernel_params(e, &args, arena_printf(e->p->arena, "%s %s", bin, w));
     const char *name = arena_printf(e->p->arena, "k_%s_shared_%d", v->cname, ++s->nkernels);
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
