@@ -334,6 +334,14 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
         return arena_printf(A(e), "(%s < %s ? %s : %s)", idx[k], n, cx_value(e, v->args[0], idx, v->dtype),
                             cx_value(e, v->args[1], o, v->dtype));
     }
+    case IR_TAKE: {                      /* a[.., npx_take(positions[..]), ..], checked as read */
+        int k = (int)v->ival, n = V(e->p, v->args[1])->shape.ndim;
+        memcpy(o, idx, sizeof(char *) * (size_t)k);
+        memcpy(o + k + 1, idx + k + n, sizeof(char *) * (size_t)(a->shape.ndim - k - 1));
+        o[k] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->p->stmts[v->stmt].line,
+                            cx_value(e, v->args[1], idx + k, NPX_I64), cx_dim(e, a->shape.d[k]), k);
+        return cx_value(e, v->args[0], o, v->dtype);
+    }
     case IR_INDEX:
         for (int k = 0, j = 0; k < a->shape.ndim; k++) {
             const AxisIndex *x = &v->sel[k];

@@ -146,7 +146,7 @@ static void cuda_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
 /* The kernel's parameters: the buffers and sizes its body reads (buffers
  * that do not overlap, __restrict__, when the kernel is flat), and the
  * status where `code`, the body's computed part, calls a checked function
- * (npx_pow_checked_i64(st, ...)). */
+ * (npx_take(st, ...), npx_pow_checked_i64(st, ...)). */
 static const char *kernel_params(Emitter *e, const char **args, const char *code)
 {
     bool uses_status = strstr(code, "(st,") != NULL;
@@ -523,7 +523,7 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     e->t->open_nest(e, arena_printf(p->arena, "%s_max", v->cname), xd, iv, 1);
     emit_line(e, "const long long elem = (long long)%s;", cx_value(e, v->args[0], iv, NPX_I64));
     emit_line(e, "if (elem < 0)");
-    emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem);", st->line);
+    emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem, 0);", st->line);
     emit_line(e, "atomicMax(&st->max, elem);");
     e->t->close_nest(e);
     emit_line(e, "int64_t %s = npx_dev_read_max(st, dev_status, %lld); /* one sync */", len, (long long)v->ival);

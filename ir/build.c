@@ -440,6 +440,39 @@ Ref build_cumsum(Program *p, Span span, Ref a, int axis)
     return r;
 }
 
+/* a's elements at integer positions along axis k: the positions' axes take
+ * the place of axis k. */
+Ref build_take(Program *p, Span at, Span span, Ref a, Ref positions, int axis)
+{
+    if (!a || !positions)
+        return 0;
+    const Value *va = V(p, a), *vi = V(p, positions);
+    if (vi->weak && !dtype_is_int(vi->dtype)) {
+        diag_error(p->diag, at, "only integers, slices (':'), '...', None and integer arrays are valid indices");
+        return 0;
+    }
+    if (!dtype_is_int(vi->dtype)) {
+        diag_error(p->diag, at, vi->dtype == NPX_BOOL ? "indexing with a boolean mask is not supported yet "
+                                                        "(its length depends on the data)"
+                                                      : "arrays used as indices must be of integer type, not %s",
+                   shape_str(p, &vi->shape, vi->dtype, vi->weak));
+        return 0;
+    }
+    Shape s = { va->shape.ndim - 1 + vi->shape.ndim, { 0 } };
+    if (s.ndim > NPX_MAX_RANK) {
+        diag_error(p->diag, at, "the result would have more than %d dimensions", NPX_MAX_RANK);
+        return 0;
+    }
+    memcpy(s.d, va->shape.d, sizeof(Dim) * axis);
+    memcpy(s.d + axis, vi->shape.d, sizeof(Dim) * vi->shape.ndim);
+    memcpy(s.d + axis + vi->shape.ndim, va->shape.d + axis + 1, sizeof(Dim) * (va->shape.ndim - axis - 1));
+    Ref r = build_view(p, IR_TAKE, span, a, &s);
+    V(p, r)->args[1] = positions;
+    V(p, r)->nargs = 2;
+    V(p, r)->ival = axis;
+    return r;
+}
+
 /* ---- matrix products ------------------------------------------------- */
 
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)

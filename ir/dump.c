@@ -6,6 +6,7 @@ static const char *const kind_name[] = {
     [IR_CAST] = "astype", [IR_BROADCAST] = "broadcast", [IR_TRANSPOSE] = "transpose",
     [IR_EXPAND] = "newaxis", [IR_REDUCE] = "reduce", [IR_MATMUL] = "matmul", [IR_ARANGE] = "arange",
     [IR_BINCOUNT] = "bincount", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate", [IR_CUMSUM] = "cumsum",
+    [IR_TAKE] = "take",
 };
 
 static void dump_axis_index(FILE *out, const char *sep, const AxisIndex *x)
@@ -48,6 +49,7 @@ static void dump_value(FILE *out, Program *p, Ref r)
         break;
     case IR_BINCOUNT: fprintf(out, " minlength=%lld", (long long)v->ival); break;
     case IR_CONCAT:
+    case IR_TAKE:
     case IR_CUMSUM: fprintf(out, " axis=%lld", (long long)v->ival); break;
     case IR_INDEX:
         fprintf(out, " [");

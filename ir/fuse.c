@@ -2,7 +2,7 @@
  * ("materialized") and which are computed inline, inside the loop of their
  * one user. Elementwise work feeding elementwise work or a reduction is fused
  * into that loop (and into a cumsum's); -O0 gives every operation its own loop. Views (transpose,
- * broadcast, new axes, indexing, reshape) and scalars known in advance need
+ * broadcast, new axes, indexing, take, reshape) and scalars known in advance need
  * no storage; what a reshape reads is stored, in C order. */
 #include "ir.h"
 
@@ -72,6 +72,7 @@ void ir_fuse(Program *p)
         case IR_INDEX:
         case IR_RESHAPE:
         case IR_CONCAT:
+        case IR_TAKE:
             v->materialize = named[r] || reshaped[r];
             break;
         case IR_UFUNC:

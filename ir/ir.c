@@ -31,6 +31,7 @@ const char *ir_op_name(const Value *v)
     case IR_INDEX: return "index";
     case IR_RESHAPE: return "reshape";
     case IR_CONCAT: return "concatenate";
+    case IR_TAKE: return "take";
     case IR_CUMSUM: return "cumsum";
     default: return NULL;
     }

@@ -84,6 +84,9 @@ typedef enum {
                        integers and slices (basic indexing; None is an IR_EXPAND of it) */
     IR_RESHAPE,     /* args[0], stored in C order, read with another shape of the same size */
     IR_CONCAT,      /* args[0] then args[1] along axis ival (concatenate, stack) */
+    IR_TAKE,        /* args[0] at the positions args[1] (integers) along axis ival: shape
+                       a.shape[:k] + positions.shape + a.shape[k+1:]; a negative position
+                       counts from the end, one out of range is a run-time error (take, x[idx]) */
     IR_CUMSUM,      /* running sums of args[0] along axis ival, in dtype */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
                        keepdims keeps them as size 1. argmax/argmin: one axis or all */

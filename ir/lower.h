@@ -70,8 +70,9 @@ Ref call_linspace(Lower *L, Call *c, int unused);
 /* lower_einsum.c */
 Ref call_einsum(Lower *L, Call *c, int unused);
 /* lower_index.c */
-Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...] */
+Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...], x[idx] */
 Ref call_squeeze(Lower *L, Call *c, int unused);
+Ref call_take(Lower *L, Call *c, int unused);
 /* lower_views.c: functions that view an array differently */
 Ref call_swapaxes(Lower *L, Call *c, int unused);
 Ref call_expand_dims(Lower *L, Call *c, int unused);
@@ -79,5 +80,8 @@ Ref call_broadcast_to(Lower *L, Call *c, int unused);
 Ref call_reshape(Lower *L, Call *c, int flat);        /* flat: ravel, flatten */
 Ref call_concatenate(Lower *L, Call *c, int stack);
 Ref call_cumsum(Lower *L, Call *c, int unused);
+/* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
+ * take too many symbols. */
+Ref lower_flatten(Lower *L, Span at, Span span, Ref x);
 
 #endif

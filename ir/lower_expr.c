@@ -91,9 +91,25 @@ bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
     return false;
 }
 
+/* A dtype as NumPy spells it in a string: 'float32', 'f4', '?' (not npx's
+ * own 'f32', which NumPy does not know). */
+static bool string_dtype(const char *s, npx_dtype *out)
+{
+    static const struct { const char *code; npx_dtype t; } codes[] = {
+        { "?", NPX_BOOL }, { "b1", NPX_BOOL }, { "i4", NPX_I32 }, { "i8", NPX_I64 }, { "f4", NPX_F32 }, { "f8", NPX_F64 },
+    };
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
+        if (strcmp(s, codes[i].code) == 0) {
+            *out = codes[i].t;
+            return true;
+        }
+    bool npx_only = strlen(s) == 3 && (s[0] == 'i' || s[0] == 'f') && s[1] != 'n';   /* i32, f64 */
+    return !npx_only && dtype_from_name(s, out);
+}
+
 bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out)
 {
-    if (e->kind == EXPR_NAME && dtype_from_name(e->name, out))
+    if ((e->kind == EXPR_NAME && dtype_from_name(e->name, out)) || (e->kind == EXPR_STRING && string_dtype(e->name, out)))
         return true;
     diag_error(P(L)->diag, e->span, "not a dtype; use bool, i32, i64, f32 or f64 (or np.float32, ...)");
     return false;
@@ -551,7 +567,7 @@ static Ref call_later(Lower *L, Call *c, int unused)
     X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 1)          \
     X(concatenate, call_concatenate, 0) X(stack, call_concatenate, 1)                          \
     X(cumsum, call_cumsum, 0) X(squeeze, call_squeeze, 0)                                      \
-    X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_later, 0)                    \
+    X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_take, 0)                    \
     X(einsum, call_einsum, 0)
 
 static const struct {
@@ -769,7 +785,8 @@ static Ref lower_node(Lower *L, const Expr *e)
         return lower_operator(L, e->op, e->at, e->span, a, b);
     }
     case EXPR_STRING:
-        diag_error(p->diag, e->span, "a string is only allowed as einsum's subscripts ('ij,jk->ik')");
+        diag_error(p->diag, e->span, "a string is only allowed as einsum's subscripts ('ij,jk->ik') or a "
+                                     "dtype ('float32')");
         return 0;
     case EXPR_TUPLE:
     case EXPR_LIST:

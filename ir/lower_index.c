@@ -3,6 +3,7 @@
  * an axis whose size is a symbol have lengths computed when the program
  * runs (ir_slice_dim); an integer index past such an axis is a run-time
  * error, past a literal size a compile-time one. */
+#include <string.h>
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
@@ -87,11 +88,6 @@ static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *ou
 {
     Program *p = P(L);
     int64_t i;
-    if (!lower_is_const_int(L, e)) {
-        diag_error(p->diag, e->span, "an index must be an integer constant; indexing with arrays or "
-                                     "run-time values (x[mask], x[idx]) is not supported yet");
-        return false;
-    }
     if (!lower_const_int(L, e, &i) || data_axis(L, d, e->span))
         return false;
     if ((!DIM_IS_SYM(d) && (i < -d || i >= d)) || i < -NPX_MAX_ELEMENTS || i > NPX_MAX_ELEMENTS) {
@@ -105,9 +101,42 @@ static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *ou
     return true;
 }
 
-/* x[...]: NumPy's basic indexing. Integers and slices (constant bounds) go
+/* The index array of x[..., idx, ...]: where its axes go in the result of
+ * the rest of the index, and the item it is (-1: none). */
+typedef struct {
+    Ref positions;
+    int item, axis;
+} ArrayIndex;
+
+static bool is_integer_item(const Expr *it)
+{
+    return it->kind != EXPR_SLICE && it->kind != EXPR_NONE && it->kind != EXPR_ELLIPSIS;
+}
+
+/* NumPy puts the axes of an array index where it stands when the integers
+ * indexing with it are next to it (x[0, idx], x[:, idx, 0]), else first;
+ * npx takes the integers first, then the array (x[0][idx]): the same
+ * unless they are apart and the array's axes would not come first. */
+static bool array_place_agrees(Lower *L, const ExprList *items, const ArrayIndex *ai)
+{
+    int first = -1, last = -1, count = 0;
+    for (int i = 0; i < items->n; i++)
+        if (is_integer_item(items->v[i])) {
+            first = first < 0 ? i : first;
+            last = i;
+            count++;
+        }
+    if (last - first + 1 == count || ai->axis == 0)
+        return true;
+    diag_error(P(L)->diag, items->v[ai->item]->span, "an index array apart from the integers indexing with it "
+                                                     "is not supported yet");
+    return false;
+}
+
+/* x[...]: NumPy's indexing. Integers and slices (constant bounds) go
  * through the axes in order, '...' stands for as many whole axes as are left
- * over, None makes a new axis of size 1 in the result. */
+ * over, None makes a new axis of size 1 in the result. One integer array
+ * (x[idx], x[:, idx]) picks elements of its axis by position (IR_TAKE). */
 Ref lower_subscript(Lower *L, const Expr *e)
 {
     Program *p = P(L);
@@ -134,6 +163,7 @@ Ref lower_subscript(Lower *L, const Expr *e)
     const AxisIndex whole = { false, NPX_NO_BOUND, NPX_NO_BOUND, 1 };
     uint32_t new_axes = 0;
     int k = 0, out = 0;                          /* the next axis of x, of the result */
+    ArrayIndex ai = { 0, -1, 0 };
     bool changed = false;
     for (int i = 0; i < items->n; i++) {
         const Expr *it = items->v[i];
@@ -148,6 +178,17 @@ Ref lower_subscript(Lower *L, const Expr *e)
         }
         if (it->kind == EXPR_NONE) {
             new_axes |= 1u << out++;
+            continue;
+        }
+        if (it->kind != EXPR_SLICE && !lower_is_const_int(L, it)) {
+            if (ai.item >= 0) {
+                diag_error(p->diag, it->span, "indexing with more than one array is not supported yet");
+                return 0;
+            }
+            ai = (ArrayIndex){ lower_expr(L, it), i, out++ };
+            if (!ai.positions)
+                return 0;
+            index[k++] = whole;
             continue;
         }
         bool ok = it->kind == EXPR_SLICE ? lower_slice(L, it, s->d[k], &index[k])
@@ -166,5 +207,38 @@ Ref lower_subscript(Lower *L, const Expr *e)
         return 0;
     }
     Ref view = changed ? build_index(p, e->span, x, index) : x;
-    return new_axes ? build_expand(p, e->span, view, new_axes, out) : view;
+    view = new_axes ? build_expand(p, e->span, view, new_axes, out) : view;
+    if (ai.item < 0)
+        return view;
+    if (!array_place_agrees(L, items, &ai))
+        return 0;
+    return build_take(p, items->v[ai.item]->span, e->span, view, ai.positions, ai.axis);
+}
+
+/* take(a, indices, axis=None): a (flattened when axis is None) at the
+ * positions along the axis; mode='raise' only. */
+Ref call_take(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "indices", "axis", "out", "mode", NULL };
+    const Expr *a[5];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    for (int i = 3; i < 5; i++)
+        if (a[i] && !(i == 4 && a[i]->kind == EXPR_STRING && strcmp(a[i]->name, "raise") == 0)) {
+            diag_error(p->diag, a[i]->span, "take(): '%s=' is not supported yet%s", params[i],
+                       i == 4 ? " (only mode='raise')" : "");
+            return 0;
+        }
+    Ref x = lower_expr(L, a[0]), positions = lower_expr(L, a[1]);
+    if (!x || !positions)
+        return 0;
+    const Shape *s = &V(p, x)->shape;
+    uint32_t axis = 0;
+    if (!a[2] || a[2]->kind == EXPR_NONE)
+        x = lower_flatten(L, c->call->at, c->call->span, x);
+    else if (!lower_one_axis(L, a[2], s->ndim, &axis))
+        return 0;
+    return build_take(p, a[1]->span, c->call->span, x, positions, axis ? __builtin_ctz(axis) : 0);
 }

@@ -280,15 +280,9 @@ Ref call_concatenate(Lower *L, Call *c, int stack)
     int ndim = V(p, arrays[0])->shape.ndim + (stack ? 1 : 0);
     uint32_t axis = 1;
     if (a[1] && a[1]->kind == EXPR_NONE && !stack) {
-        for (int i = 0; i < n; i++) {        /* axis=None: each flattened */
-            Dim size;
-            const Value *v = V(p, arrays[i]);
-            if (!ir_product_dim(p, v->shape.d, v->shape.ndim, &size)) {
-                diag_error(p->diag, at, "more than %d size symbols in one size", NPX_MAX_RANK);
+        for (int i = 0; i < n; i++)          /* axis=None: each flattened */
+            if (!(arrays[i] = lower_flatten(L, at, sp, arrays[i])))
                 return 0;
-            }
-            arrays[i] = build_reshape(p, sp, arrays[i], &(Shape){ 1, { size } });
-        }
         ndim = 1;
     } else if (a[1] && !lower_axes(L, a[1], ndim, &axis))
         return 0;
@@ -308,6 +302,18 @@ Ref call_concatenate(Lower *L, Call *c, int stack)
     for (int i = 1; i < n && joined; i++)
         joined = join(L, sp, at, joined, arrays[i], k, i);
     return joined;
+}
+
+Ref lower_flatten(Lower *L, Span at, Span span, Ref x)
+{
+    Program *p = P(L);
+    const Shape *s = &V(p, x)->shape;
+    Dim size;
+    if (!ir_product_dim(p, s->d, s->ndim, &size)) {
+        diag_error(p->diag, at, "more than %d size symbols in one size", NPX_MAX_RANK);
+        return 0;
+    }
+    return s->ndim == 1 ? x : build_reshape(p, span, x, &(Shape){ 1, { size } });
 }
 
 /* cumsum(a, axis=None): running sums along an axis, or of the flattened
@@ -330,14 +336,12 @@ Ref call_cumsum(Lower *L, Call *c, int unused)
     const Value *v = V(p, x);
     uint32_t axis = 1;
     if (!a[1] || a[1]->kind == EXPR_NONE) {
-        Dim size;
-        if (v->weak || !ir_product_dim(p, v->shape.d, v->shape.ndim, &size)) {
-            diag_error(p->diag, c->call->at, v->weak ? "cumsum of a Python number is not supported"
-                                                     : "more than %d size symbols in one size", NPX_MAX_RANK);
+        if (v->weak) {
+            diag_error(p->diag, c->call->at, "cumsum of a Python number is not supported");
             return 0;
         }
-        if (v->shape.ndim != 1)
-            x = build_reshape(p, c->call->span, x, &(Shape){ 1, { size } });
+        if (!(x = lower_flatten(L, c->call->at, c->call->span, x)))
+            return 0;
     } else if (!lower_axes(L, a[1], v->shape.ndim, &axis))
         return 0;
     if (a[1] && a[1]->kind != EXPR_NONE && (a[1]->kind == EXPR_TUPLE || a[1]->kind == EXPR_LIST)) {

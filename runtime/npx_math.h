@@ -164,6 +164,17 @@ static inline __attribute__((unused)) int64_t npx_pow_checked_i64(const npx_stat
     return npx_pow_i64(a, b);
 }
 
+/* Position i of an axis of size n, read by take or x[idx]: from the end
+ * when negative; NumPy's IndexError when out of range. Host code only (CUDA
+ * kernels have their own, in cuda/npx_device.h). */
+static inline __attribute__((unused)) int64_t npx_take(const npx_state *st, int line, int64_t i, int64_t n, int axis)
+{
+    if (i < -n || i >= n)
+        npx_runtime_error(st, line, "index %lld is out of bounds for axis %d with size %lld", (long long)i, axis,
+                          (long long)n);
+    return i < 0 ? i + n : i;
+}
+
 /* Float to int as NumPy does it on x86 (cvttss2si / cvttsd2si): truncation,
  * and the type's minimum for NaN or a value out of range. */
 NPX_INLINE int32_t npx_f64_to_i32(double x)

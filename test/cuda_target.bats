@@ -42,6 +42,25 @@ NPX
     [[ $output == *"pow.npx:3: integers to negative integer powers are not allowed"* ]]
 }
 
+@test "an index array with a position past its axis, found on the device, is reported with its line, exit 3" {
+    cat >"$BATS_TEST_TMPDIR/take.npx" <<'NPX'
+input W: f32[V, D]
+input n: i64[N]
+rows = W[n % (V + 1)]
+total = np.take(W, n - 2000, axis=0).sum()
+output rows, total
+NPX
+    cuda_build "$BATS_TEST_TMPDIR/take.npx"
+    run -3 "$CU_PROG" --random 1 --dim N=1000 --dim V=5 --dim D=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"take.npx:3: index 5 is out of bounds for axis 0 with size 5"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/rows.npy" ]
+    printf 'input W: f32[V, D]\ninput n: i64[N]\ntotal = np.take(W, n - 2000, axis=0).sum()\noutput total\n' \
+        >"$BATS_TEST_TMPDIR/take.npx"
+    cuda_build "$BATS_TEST_TMPDIR/take.npx"
+    run -3 "$CU_PROG" --random 1 --dim N=1000 --dim V=5 --dim D=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"take.npx:3: index -"*" is out of bounds for axis 0 with size 5"* ]]
+}
+
 @test "--bench on the CUDA target prints the device time and, on its own line, the copies" {
     cuda_build "$NPX_ROOT/samples/softmax.npx"
     run -0 "$CU_PROG" --random 1 --dim B=8 --dim C=16 --bench 3 -o "$BATS_TEST_TMPDIR/out"

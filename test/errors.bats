@@ -69,6 +69,10 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/einsum.npx"
 }
 
+@test "index arrays that are not integers, and take along an axis that is not there, are located" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/take.npx"
+}
+
 @test "a string anywhere but as einsum's subscripts is reported" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/strings.npx"
 }

@@ -113,6 +113,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/einsum.npx"
 }
 
+@test "indexing with an integer array and np.take match NumPy, negative positions and 2-D index arrays included" {
+    check_program "$BATS_TEST_DIRNAME/programs/take.npx"
+}
+
 @test "transposes in every spelling match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/transpose.npx"
 }

@@ -34,6 +34,21 @@ load test_helper
     [ ! -e "$BATS_TEST_TMPDIR/out/c.npy" ]
 }
 
+@test "an index array with a position past its axis is NumPy's IndexError, exit 3, no output" {
+    printf 'input W: f32[V, 2]\ninput idx: i32[N]\noutput e, s\ne = W[idx]\ns = np.take(W, idx, axis=0).sum()\n' \
+        >"$BATS_TEST_TMPDIR/take.npx"
+    build_program "$BATS_TEST_TMPDIR/take.npx"
+    "$PYTHON" -c 'import numpy as np; np.save("'"$BATS_TEST_TMPDIR"'/i.npy", np.array([0, -3, 2, 3], np.int32))'
+    run -3 "$PROG" "idx=$BATS_TEST_TMPDIR/i.npy" --random 1 --dim V=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"take.npx:4: index 3 is out of bounds for axis 0 with size 3"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/e.npy" ]
+    run -3 "$PROG" "idx=$BATS_TEST_TMPDIR/i.npy" --random 1 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"take.npx:4: index "*" is out of bounds for axis 0 with size 2"* ]]
+    run -0 "$PROG" "idx=$BATS_TEST_TMPDIR/i.npy" --random 1 --dim V=4 -o "$BATS_TEST_TMPDIR/out"
+    run -3 "$PROG" "idx=$BATS_TEST_TMPDIR/i.npy" --random 1 --dim V=0 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"take.npx:4: index "*" is out of bounds for axis 0 with size 0"* ]]
+}
+
 @test "an integer index past a symbolic size is NumPy's IndexError at run time, exit 3; a slice past it is empty" {
     printf 'input x: f32[B, V]\ninput u: f32[K, 3]\noutput y, z, w\ny = x[-3, 1]\nz = x[5:, ::2] * 2.0\nw = np.squeeze(u, axis=0)\n' \
         >"$BATS_TEST_TMPDIR/ix.npx"

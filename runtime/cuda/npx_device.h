@@ -13,12 +13,13 @@
 #define NPX_SHARED_BLOCK 49152   /* the shared memory a block has without opting in to more */
 #define NPX_ROUND16(n) (((size_t)(n) + 15) & ~(size_t)15)
 
-enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2 };
+enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3 };
 
-/* The first run-time error a kernel met: kind, .npx line, two values; and
- * the largest value bincount found, read by the host in the same copy. */
+/* The first run-time error a kernel met: kind, .npx line, two values and an
+ * axis; and the largest value bincount found, read by the host in the same
+ * copy. */
 typedef struct {
-    int failed, line, kind;
+    int failed, line, kind, axis;
     long long a, b;
     long long max;
 } npx_dev_status;
@@ -48,9 +49,10 @@ static inline __attribute__((unused)) void *npx_dev_alloc(size_t n, bool zeroed)
         pool_kept = true;
     }
     void *p = NULL;
-    NPX_CUDA_CHECK(cudaMallocAsync(&p, n ? n : 1, npx_dev_stream()));
+    n = n < 16 ? 16 : n;                 /* an element of any dtype, even of an empty array */
+    NPX_CUDA_CHECK(cudaMallocAsync(&p, n, npx_dev_stream()));
     if (zeroed)
-        NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n ? n : 1, npx_dev_stream()));
+        NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n, npx_dev_stream()));
     return p;
 }
 
@@ -99,13 +101,14 @@ static inline __attribute__((unused)) npx_dev_status *npx_dev_status_new(void)
 
 /* On the device: keep the first error only. */
 __device__ static inline __attribute__((unused)) void npx_dev_fail(npx_dev_status *st, int line, int kind,
-                                                                     long long a, long long b)
+                                                                     long long a, long long b, int axis)
 {
     if (atomicAdd(&st->failed, 1) == 0) {
         st->line = line;
         st->kind = kind;
         st->a = a;
         st->b = b;
+        st->axis = axis;
     }
 }
 
@@ -113,13 +116,15 @@ __device__ static inline __attribute__((unused)) void npx_dev_fail(npx_dev_statu
  * status as it was. */
 static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_state *st, const npx_dev_status *dev)
 {
-    npx_dev_status h = { 0, 0, 0, 0, 0, 0 };
+    npx_dev_status h = { 0, 0, 0, 0, 0, 0, 0 };
     NPX_CUDA_CHECK(cudaMemcpy(&h, dev, sizeof h, cudaMemcpyDeviceToHost));
     if (!h.failed)
         return h;
     if (h.kind == NPX_FAIL_BINCOUNT_NEGATIVE)
         npx_runtime_error(st, h.line, "bincount: element %lld of the input is %lld; bincount counts non-negative "
                           "integers only", h.a, h.b);
+    if (h.kind == NPX_FAIL_INDEX)
+        npx_runtime_error(st, h.line, "index %lld is out of bounds for axis %d with size %lld", h.a, h.axis, h.b);
     npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
     return h;
 }
@@ -143,7 +148,7 @@ static inline __attribute__((unused)) int64_t npx_dev_read_max(const npx_state *
     __device__ static inline __attribute__((unused)) T npx_pow_checked_##s(npx_dev_status *st, int line, T a, T b) \
     {                                                                                                      \
         if (b < 0) {                                                                                       \
-            npx_dev_fail(st, line, NPX_FAIL_NEGATIVE_POWER, (long long)b, 0);                              \
+            npx_dev_fail(st, line, NPX_FAIL_NEGATIVE_POWER, (long long)b, 0, 0);                           \
             return 0;                                                                                      \
         }                                                                                                  \
         return npx_pow_##s(a, b);                                                                          \
@@ -151,6 +156,18 @@ static inline __attribute__((unused)) int64_t npx_dev_read_max(const npx_state *
 NPX_DEV_POW_CHECKED(i32, int32_t)
 NPX_DEV_POW_CHECKED(i64, int64_t)
 #undef NPX_DEV_POW_CHECKED
+
+/* take and x[idx] in a kernel: position i of an axis of size n, or a
+ * recorded IndexError (and position 0, read from an allocation of at least
+ * 16 bytes, so that the kernel goes on safely until the host reports it). */
+__device__ static inline __attribute__((unused)) int64_t npx_take(npx_dev_status *st, int line, int64_t i, int64_t n,
+                                                                    int axis)
+{
+    if (i >= -n && i < n)
+        return i < 0 ? i + n : i;
+    npx_dev_fail(st, line, NPX_FAIL_INDEX, (long long)i, (long long)n, axis);
+    return 0;
+}
 
 /* A device value back on the host, for --trace and the outputs. */
 static inline __attribute__((unused)) void *npx_dev_download(npx_dtype t, int ndim, const int64_t *shape,

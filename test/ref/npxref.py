@@ -240,11 +240,12 @@ class Program:
 
 def check_expr(tree, line):
     """Reject the Python that is not npx (SPEC section 1)."""
-    subscripts = set()      # the one string npx has: einsum's first argument
+    strings = set()         # npx's strings are arguments: einsum('ij,jk'), astype('f4'), mode='raise'
     for node in ast.walk(tree):
-        name = getattr(node, "func", None) and getattr(node.func, "id", getattr(node.func, "attr", ""))
-        if name == "einsum" and node.args:
-            subscripts.add(id(node.args[0]))
+        if isinstance(node, ast.Call):
+            strings.update(id(a) for a in node.args)
+        if isinstance(node, ast.keyword):
+            strings.add(id(node.value))
     for node in ast.walk(tree):
         if isinstance(node, ast.BoolOp):
             word = "and" if isinstance(node.op, ast.And) else "or"
@@ -257,7 +258,7 @@ def check_expr(tree, line):
                              ast.SetComp, ast.Dict, ast.Set, ast.JoinedStr, ast.NamedExpr,
                              ast.Await, ast.Yield, ast.YieldFrom, ast.Starred)):
             raise NpxError("%s is not part of the npx language" % type(node).__name__, line)
-        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, complex)) and id(node) not in subscripts:
+        if isinstance(node, ast.Constant) and isinstance(node.value, (str, bytes, complex)) and id(node) not in strings:
             raise NpxError("%r is not an npx literal" % (node.value,), line)
 
 
