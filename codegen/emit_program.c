@@ -29,19 +29,25 @@ const char *emit_c_string(Emitter *e, const char *s)
     return arena_strdup(e->p->arena, buf);
 }
 
+/* The error line of a check between two sizes: "WHAT: A is 3 but B is 4". */
+static void emit_sizes_error(Emitter *e, const IrStmt *st, const char *what, Dim a, Dim b)
+{
+    emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld but %s is %%lld\", (long long)%s, (long long)%s);",
+              st->line, what, dim_str(e->p, a), dim_str(e->p, b), cx_dim(e, a), cx_dim(e, b));
+}
+
 static void emit_checks(Emitter *e, const IrStmt *st)
 {
     for (int i = 0; i < st->nchecks; i++) {
         const SizeCheck *c = &st->checks[i];
-        if (c->kind == CHECK_UNIT) {
-            const char *u = cx_dim(e, c->a), *o = cx_dim(e, c->b);
-            emit_line(e, "if (%s != 1 && %s != %s)", u, u, o);
-            emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld but %s is %%lld\", (long long)%s, (long long)%s);",
-                      st->line, c->what, dim_str(e->p, c->a), dim_str(e->p, c->b), u, o);
-            continue;
-        }
-        if (c->kind == CHECK_DIVIDES) {
-            const char *n = cx_dim(e, c->a), *k = cx_dim(e, c->b);
+        const char *n = cx_dim(e, c->a);
+        switch (c->kind) {
+        case CHECK_UNIT:                 /* a, never longer than 1, is 1 or b */
+            emit_line(e, "if (%s != 1 && %s != %s)", n, n, cx_dim(e, c->b));
+            emit_sizes_error(e, st, c->what, c->a, c->b);
+            break;
+        case CHECK_DIVIDES: {
+            const char *k = cx_dim(e, c->b);
             if (DIM_IS_SYM(c->b)) {
                 emit_line(e, "if (%s == 0 || %s %% %s != 0)", k, n, k);
                 emit_line(e, "    npx_runtime_error(st, %d, \"%s: the size is %%lld, %s is %%lld\", (long long)%s, (long long)%s);",
@@ -50,24 +56,24 @@ static void emit_checks(Emitter *e, const IrStmt *st)
                 emit_line(e, "if (%s %% %s != 0)", n, k);
                 emit_line(e, "    npx_runtime_error(st, %d, \"%s: the size is %%lld\", (long long)%s);", st->line, c->what, n);
             }
-            continue;
+            break;
         }
-        if (c->kind == CHECK_INDEX) {
-            const char *n = cx_dim(e, c->a);
+        case CHECK_INDEX:                /* b is the index */
             emit_line(e, c->b >= 0 ? "if (%s <= %lld)" : "if (%s < %lld)", n, (long long)(c->b >= 0 ? c->b : -c->b));
             emit_line(e, "    npx_runtime_error(st, %d, \"%s with size %%lld (%s)\", (long long)%s);", st->line, c->what,
                       dim_str(e->p, c->a), n);
-            continue;
+            break;
+        case CHECK_EQUAL: {
+            Dim sym = DIM_IS_SYM(c->a) ? c->a : c->b, other = sym == c->a ? c->b : c->a;
+            emit_line(e, "if (%s != %s)", cx_dim(e, sym), cx_dim(e, other));
+            if (DIM_IS_SYM(other))
+                emit_sizes_error(e, st, c->what, sym, other);
+            else
+                emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld, not %s\", (long long)%s);", st->line,
+                          c->what, dim_str(e->p, sym), cx_dim(e, other), cx_dim(e, sym));
+            break;
         }
-        Dim sym = DIM_IS_SYM(c->a) ? c->a : c->b, other = sym == c->a ? c->b : c->a;
-        const char *s = cx_dim(e, sym), *o = cx_dim(e, other);
-        emit_line(e, "if (%s != %s)", s, o);
-        if (DIM_IS_SYM(other))
-            emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld but %s is %%lld\", (long long)%s, (long long)%s);",
-                      st->line, c->what, dim_str(e->p, sym), dim_str(e->p, other), s, o);
-        else
-            emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld, not %s\", (long long)%s);", st->line,
-                      c->what, dim_str(e->p, sym), o, s);
+        }
     }
 }
 

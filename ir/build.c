@@ -107,7 +107,9 @@ static const char *kind_word(npx_dtype t)
 static bool resolve_loop(Program *p, Span at, Ufunc f, npx_dtype c, npx_dtype *compute)
 {
     const UfuncInfo *u = &ufunc_info[f];
-    if (c == NPX_BOOL && !u->c_bool && f != UF_true_divide) {
+    if (c == NPX_BOOL && f == UF_true_divide)
+        c = NPX_I64;                     /* bool / bool is float64, as for ints */
+    if (c == NPX_BOOL && !u->c_bool) {
         if (f == UF_subtract)
             diag_error(p->diag, at, "numpy boolean subtract, the '-' operator, is not supported; "
                                     "use the '^' operator or logical_xor instead");
@@ -119,10 +121,6 @@ static bool resolve_loop(Program *p, Span at, Ufunc f, npx_dtype c, npx_dtype *c
                        "support yet; convert first, e.g. x.astype(f32)", u->name,
                        u->c_int ? "int8" : "float16");
         return false;
-    }
-    if (c == NPX_BOOL) {
-        *compute = f == UF_true_divide ? NPX_F64 : c;     /* bool / bool is float64, as for ints */
-        return true;
     }
     if (dtype_is_int(c) && !u->c_int && u->c_float) {
         *compute = NPX_F64;
