@@ -28,7 +28,8 @@ typedef struct {
     int label[NPX_MAX_RANK];
 } Term;
 /* contract.c: the sum over every label not in out of the product of the
- * terms, broadcast by label; the result's axes are out's labels. */
+ * terms, broadcast by label; the result's axes are out's labels. At most
+ * NPX_MAX_RANK different labels in all. */
 Ref build_contraction(Program *p, Span at, Span span, const Term *t, int n, const int *out, int nout);
 bool broadcast_shapes(Program *p, const Shape *a, const Shape *b, Shape *out, Span at);
 npx_dtype weak_common_dtype(Program *p, const Ref *args, int n, bool *all_weak);

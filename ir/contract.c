@@ -90,28 +90,46 @@ static Ref as_matmul(Program *p, Span at, Span span, const Term *t, const int *o
     return product.ref ? arrange(p, span, &product, out, nout) : 0;
 }
 
+/* More than two terms: the first two summed over the labels that nothing
+ * after them has, when there are such labels (a chain of products becomes
+ * matrix products: ij,jk,kl->il is ik,kl->il after ij,jk->ik), then the
+ * rest. 0 when no label can go yet. */
+static Ref first_pair(Program *p, Span at, Span span, const Term *t, int n, const int *out, int nout)
+{
+    Term rest[NPX_MAX_RANK] = { { 0, 0, { 0 } } };
+    bool drops = false;
+    for (int side = 0; side < 2; side++)
+        for (int k = 0; k < t[side].ndim; k++) {
+            int l = t[side].label[k];
+            bool later = position(out, nout, l) >= 0;
+            for (int i = 2; i < n && !later; i++)
+                later = position(t[i].label, t[i].ndim, l) >= 0;
+            if (!later)
+                drops = true;
+            else if (position(rest[0].label, rest[0].ndim, l) < 0)
+                rest[0].label[rest[0].ndim++] = l;
+        }
+    if (!drops)
+        return 0;
+    rest[0].ref = build_contraction(p, at, span, t, 2, rest[0].label, rest[0].ndim);
+    memcpy(rest + 1, t + 2, sizeof(Term) * (size_t)(n - 2));
+    return build_contraction(p, at, span, rest, n - 1, out, nout);
+}
+
 Ref build_contraction(Program *p, Span at, Span span, const Term *t, int n, const int *out, int nout)
 {
     for (int i = 0; i < n; i++)
         if (!t[i].ref)
             return 0;
-    if (n == 2) {
-        Ref r = as_matmul(p, at, span, t, out, nout);
-        if (r)
-            return r;
-    }
+    Ref r = n == 2 ? as_matmul(p, at, span, t, out, nout) : n > 2 ? first_pair(p, at, span, t, n, out, nout) : 0;
+    if (r)
+        return r;
     int order[NPX_MAX_RANK], norder = nout;      /* the kept labels, then the summed ones */
     memcpy(order, out, sizeof(int) * nout);
     for (int i = 0; i < n; i++)
         for (int k = 0; k < t[i].ndim; k++)
-            if (position(order, norder, t[i].label[k]) < 0) {
-                if (norder == NPX_MAX_RANK) {
-                    diag_error(p->diag, at, "more than %d different subscripts in one sum of products",
-                               NPX_MAX_RANK);
-                    return 0;
-                }
+            if (position(order, norder, t[i].label[k]) < 0)
                 order[norder++] = t[i].label[k];
-            }
     Ref product = 0;
     for (int i = 0; i < n; i++) {
         uint32_t missing = 0;

@@ -132,12 +132,14 @@ program() {
         "$BATS_TEST_TMPDIR/p.cu"
 }
 
-@test "einsum of two matrices, or of two stacks of them, is a matrix product; other sums are one fused loop" {
-    program $'input a: f32[M, K]\ninput b: f32[K, N]\ninput s: f32[S, M, K]\ninput t: f32[S, K, N]\noutput c, d, e, f\nc = np.einsum(\'ij,jk->ki\', a, b)\nd = np.einsum(\'sij,sjk->sik\', s, t)\ne = np.einsum(\'sij,sjk->ik\', s, t)\nf = np.einsum(\'ij,ij->i\', a, a)'
+@test "einsum of two matrices or stacks of them is a matrix product, a chain is products in turn, other sums one fused loop" {
+    program $'input a: f32[M, K]\ninput b: f32[K, N]\ninput s: f32[S, M, K]\ninput t: f32[S, K, N]\ninput u: f32[N, L]\noutput c, d, e, f, g\nc = np.einsum(\'ij,jk->ki\', a, b)\nd = np.einsum(\'sij,sjk->sik\', s, t)\ne = np.einsum(\'sij,sjk->ik\', s, t)\nf = np.einsum(\'ij,ij->i\', a, a)\ng = np.einsum(\'ij,jk,kl->il\', a, b, u)'
     explain "$BATS_TEST_TMPDIR/p.npx"
     grep -qF 'loop: matmul -> c f32[N, M] (fused: transpose, transpose)' <<<"$NPX_OUTPUT"
     grep -qF 'loop: matmul -> d f32[S, M, N]' <<<"$NPX_OUTPUT"
     grep -qF 'loop: sum -> e f32[M, N] (fused: multiply, newaxis, transpose, newaxis, transpose)' <<<"$NPX_OUTPUT"
     grep -qF 'loop: sum -> f f32[M] (fused: multiply)' <<<"$NPX_OUTPUT"
-    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 4 ]
+    grep -qF 'loop: matmul -> dot f32[M, N] (temporary)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: matmul -> g f32[M, L]' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 6 ]
 }
