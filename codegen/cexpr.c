@@ -334,12 +334,17 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
         return arena_printf(A(e), "(%s < %s ? %s : %s)", idx[k], n, cx_value(e, v->args[0], idx, v->dtype),
                             cx_value(e, v->args[1], o, v->dtype));
     }
-    case IR_TAKE: {                      /* a[.., npx_take(positions[..]), ..], checked as read */
-        int k = (int)v->ival, n = V(e->p, v->args[1])->shape.ndim;
+    case IR_TAKE: {                      /* a[.., npx_take(i[..]), npx_take(j[..]), ..], checked as read */
+        int k = (int)v->ival, n = v->nargs - 1, w = v->shape.ndim - a->shape.ndim + n;   /* w: the positions' rank */
+        Shape where = { w, { 0 } };
+        memcpy(where.d, v->shape.d + k, sizeof(Dim) * (size_t)w);
         memcpy(o, idx, sizeof(char *) * (size_t)k);
-        memcpy(o + k + 1, idx + k + n, sizeof(char *) * (size_t)(a->shape.ndim - k - 1));
-        o[k] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->p->stmts[v->stmt].line,
-                            cx_value(e, v->args[1], idx + k, NPX_I64), cx_dim(e, a->shape.d[k]), k);
+        memcpy(o + k + n, idx + k + w, sizeof(char *) * (size_t)(a->shape.ndim - k - n));
+        for (int i = 0; i < n; i++) {
+            Idx at = cx_broadcast_idx(e, &where, idx + k, &V(e->p, v->args[1 + i])->shape);
+            o[k + i] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->p->stmts[v->stmt].line,
+                                    cx_value(e, v->args[1 + i], at, NPX_I64), cx_dim(e, a->shape.d[k + i]), k + i);
+        }
         return cx_value(e, v->args[0], o, v->dtype);
     }
     case IR_INDEX:

@@ -58,6 +58,10 @@ static void emit_checks(Emitter *e, const IrStmt *st)
             }
             break;
         }
+        case CHECK_NONEMPTY:             /* b positions taken from an axis of size a */
+            emit_line(e, "if (%s == 0 && %s != 0)", n, cx_dim(e, c->b));
+            emit_line(e, "    npx_runtime_error(st, %d, \"%s\");", st->line, c->what);
+            break;
         case CHECK_INDEX:                /* b is the index */
             emit_line(e, c->b >= 0 ? "if (%s <= %lld)" : "if (%s < %lld)", n, (long long)(c->b >= 0 ? c->b : -c->b));
             emit_line(e, "    npx_runtime_error(st, %d, \"%s with size %%lld (%s)\", (long long)%s);", st->line, c->what,

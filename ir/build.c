@@ -438,35 +438,68 @@ Ref build_cumsum(Program *p, Span span, Ref a, int axis)
     return r;
 }
 
-/* a's elements at integer positions along axis k: the positions' axes take
- * the place of axis k. */
-Ref build_take(Program *p, Span at, Span span, Ref a, Ref positions, int axis)
+static bool from_the_data(const Program *p, Dim d)
 {
-    if (!a || !positions)
+    return ir_dim_derived_from_data(p, d) || (DIM_IS_SYM(d) && p->syms[DIM_SYMNO(d)].kind == SYM_DATA);
+}
+
+/* a's elements at integer positions: n index arrays for axes axis,
+ * axis + 1, ..., broadcast together; their shape takes the place of those
+ * axes. */
+Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis)
+{
+    if (!a)
         return 0;
-    const Value *va = V(p, a), *vi = V(p, positions);
-    if (vi->weak && !dtype_is_int(vi->dtype)) {
-        diag_error(p->diag, at, "only integers, slices (':'), '...', None and integer arrays are valid indices");
-        return 0;
+    const Value *va = V(p, a);
+    Shape where = { 0, { 0 } };
+    for (int i = 0; i < n; i++) {
+        if (!positions[i])
+            return 0;
+        const Value *vi = V(p, positions[i]);
+        if (vi->weak && !dtype_is_int(vi->dtype)) {
+            diag_error(p->diag, at, "only integers, slices (':'), '...', None and integer arrays are valid indices");
+            return 0;
+        }
+        if (!dtype_is_int(vi->dtype)) {
+            diag_error(p->diag, at, vi->dtype == NPX_BOOL ? "indexing with a boolean mask is not supported yet "
+                                                            "(its length depends on the data)"
+                                                          : "arrays used as indices must be of integer type, not %s",
+                       shape_str(p, &vi->shape, vi->dtype, vi->weak));
+            return 0;
+        }
+        if (!broadcast_shapes(p, &where, &vi->shape, &where, at)) {
+            diag_error(p->diag, at, "shape mismatch: indexing arrays could not be broadcast together with shapes "
+                                    "%s and %s", shape_str(p, &V(p, positions[0])->shape, V(p, positions[0])->dtype,
+                                                           false), shape_str(p, &vi->shape, vi->dtype, false));
+            return 0;
+        }
     }
-    if (!dtype_is_int(vi->dtype)) {
-        diag_error(p->diag, at, vi->dtype == NPX_BOOL ? "indexing with a boolean mask is not supported yet "
-                                                        "(its length depends on the data)"
-                                                      : "arrays used as indices must be of integer type, not %s",
-                   shape_str(p, &vi->shape, vi->dtype, vi->weak));
-        return 0;
-    }
-    Shape s = { va->shape.ndim - 1 + vi->shape.ndim, { 0 } };
-    if (s.ndim > NPX_MAX_RANK) {
+    Shape s = { va->shape.ndim - n + where.ndim, { 0 } };
+    Dim count;                   /* how many positions each index array gives */
+    if (s.ndim > NPX_MAX_RANK || !ir_product_dim(p, where.d, where.ndim, &count)) {
         diag_error(p->diag, at, "the result would have more than %d dimensions", NPX_MAX_RANK);
         return 0;
     }
+    for (int i = 0; i < n; i++) {                /* no position fits an empty axis */
+        Dim size = va->shape.d[axis + i];
+        if (from_the_data(p, size) || from_the_data(p, count)) {
+            diag_error(p->diag, at, "positions or an axis whose length comes from the data (%s) are not supported "
+                                    "yet in indexing", dim_str(p, from_the_data(p, size) ? size : count));
+            return 0;
+        }
+        if (size == 0 && !DIM_IS_SYM(count) && count > 0) {
+            diag_error(p->diag, at, "index is out of bounds for axis %d with size 0", axis + i);
+            return 0;
+        }
+        if ((DIM_IS_SYM(size) || size == 0) && count != 0)
+            ir_add_nonempty_check(p, p->nstmts - 1, size, count, axis + i, at);
+    }
     memcpy(s.d, va->shape.d, sizeof(Dim) * axis);
-    memcpy(s.d + axis, vi->shape.d, sizeof(Dim) * vi->shape.ndim);
-    memcpy(s.d + axis + vi->shape.ndim, va->shape.d + axis + 1, sizeof(Dim) * (va->shape.ndim - axis - 1));
+    memcpy(s.d + axis, where.d, sizeof(Dim) * where.ndim);
+    memcpy(s.d + axis + where.ndim, va->shape.d + axis + n, sizeof(Dim) * (va->shape.ndim - axis - n));
     Ref r = build_view(p, IR_TAKE, span, a, &s);
-    V(p, r)->args[1] = positions;
-    V(p, r)->nargs = 2;
+    memcpy(V(p, r)->args + 1, positions, sizeof(Ref) * n);
+    V(p, r)->nargs = 1 + n;
     V(p, r)->ival = axis;
     return r;
 }

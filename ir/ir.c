@@ -96,6 +96,12 @@ void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span)
     add_check(p, stmt, (SizeCheck){ unit, other, span, "operands could not be broadcast together", CHECK_UNIT });
 }
 
+void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, int axis, Span span)
+{
+    const char *what = arena_printf(p->arena, "index is out of bounds for axis %d with size 0", axis);
+    add_check(p, stmt, (SizeCheck){ size, count, span, what, CHECK_NONEMPTY });
+}
+
 void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)
 {
     add_check(p, stmt, (SizeCheck){ total, known, span, what, CHECK_DIVIDES });

@@ -84,9 +84,10 @@ typedef enum {
                        integers and slices (basic indexing; None is an IR_EXPAND of it) */
     IR_RESHAPE,     /* args[0], stored in C order, read with another shape of the same size */
     IR_CONCAT,      /* args[0] then args[1] along axis ival (concatenate, stack) */
-    IR_TAKE,        /* args[0] at the positions args[1] (integers) along axis ival: shape
-                       a.shape[:k] + positions.shape + a.shape[k+1:]; a negative position
-                       counts from the end, one out of range is a run-time error (take, x[idx]) */
+    IR_TAKE,        /* args[0] at the positions args[1..nargs) (integer arrays, broadcast
+                       together) for its axes ival, ival + 1, ...: shape a.shape[:k] +
+                       the positions' shape + a.shape[k+n:]; a negative position counts from
+                       the end, one out of range is a run-time error (take, x[idx], x[i, j]) */
     IR_CUMSUM,      /* running sums of args[0] along axis ival, in dtype */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
                        keepdims keeps them as size 1. argmax/argmin: one axis or all */
@@ -142,6 +143,7 @@ typedef enum {
     CHECK_INDEX,    /* the integer index b fits an axis of size a */
     CHECK_DIVIDES,  /* b divides a, and is not 0 (reshape's -1) */
     CHECK_UNIT,     /* a, at most 1 long, broadcasts against b: a is 1 or b (x[:, :1] - x) */
+    CHECK_NONEMPTY, /* an axis of size a that b positions are taken from is not empty, or b is 0 */
 } CheckKind;
 
 typedef struct {
@@ -214,6 +216,7 @@ int ir_add_sym(Program *p, const char *name, SymKind kind);
 void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what);
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span);
 void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span);   /* CHECK_UNIT */
+void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, int axis, Span span);
 void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);
 /* A size inferred by reshape: total / known, checked to divide. */
 Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);

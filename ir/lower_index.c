@@ -101,11 +101,12 @@ static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *ou
     return true;
 }
 
-/* The index array of x[..., idx, ...]: where its axes go in the result of
- * the rest of the index, and the item it is (-1: none). */
+/* The index arrays of x[..., i, j, ...] (two at most, next to each other
+ * once the integers are applied): where their axes go in the result of the
+ * rest of the index, and the item of the first (-1: none). */
 typedef struct {
-    Ref positions;
-    int item, axis;
+    Ref positions[2];
+    int n, item, axis;
 } ArrayIndex;
 
 static bool is_integer_item(const Expr *it)
@@ -113,11 +114,11 @@ static bool is_integer_item(const Expr *it)
     return it->kind != EXPR_SLICE && it->kind != EXPR_NONE && it->kind != EXPR_ELLIPSIS;
 }
 
-/* NumPy puts the axes of an array index where it stands when the integers
- * indexing with it are next to it (x[0, idx], x[:, idx, 0]), else first;
- * npx takes the integers first, then the array (x[0][idx]): the same
- * unless they are apart and the array's axes would not come first. */
-static bool array_place_agrees(Lower *L, const ExprList *items, const ArrayIndex *ai)
+/* NumPy puts the axes of index arrays where they stand when the integers
+ * indexing with them are next to them (x[0, idx], x[:, i, j, 0]), else
+ * first; npx takes the integers first, then the arrays (x[0][idx]): the
+ * same unless they are apart and the arrays' axes would not come first. */
+static bool arrays_place_agrees(Lower *L, const ExprList *items, const ArrayIndex *ai)
 {
     int first = -1, last = -1, count = 0;
     for (int i = 0; i < items->n; i++)
@@ -128,15 +129,16 @@ static bool array_place_agrees(Lower *L, const ExprList *items, const ArrayIndex
         }
     if (last - first + 1 == count || ai->axis == 0)
         return true;
-    diag_error(P(L)->diag, items->v[ai->item]->span, "an index array apart from the integers indexing with it "
-                                                     "is not supported yet");
+    diag_error(P(L)->diag, items->v[ai->item]->span, "index arrays apart from the integers indexing with them "
+                                                     "are not supported yet");
     return false;
 }
 
 /* x[...]: NumPy's indexing. Integers and slices (constant bounds) go
  * through the axes in order, '...' stands for as many whole axes as are left
- * over, None makes a new axis of size 1 in the result. One integer array
- * (x[idx], x[:, idx]) picks elements of its axis by position (IR_TAKE). */
+ * over, None makes a new axis of size 1 in the result. Integer arrays
+ * (x[idx], x[:, idx], x[np.arange(B), labels]) pick elements of their axes
+ * by position (IR_TAKE). */
 Ref lower_subscript(Lower *L, const Expr *e)
 {
     Program *p = P(L);
@@ -163,7 +165,7 @@ Ref lower_subscript(Lower *L, const Expr *e)
     const AxisIndex whole = { false, NPX_NO_BOUND, NPX_NO_BOUND, 1 };
     uint32_t new_axes = 0;
     int k = 0, out = 0;                          /* the next axis of x, of the result */
-    ArrayIndex ai = { 0, -1, 0 };
+    ArrayIndex ai = { { 0, 0 }, 0, -1, 0 };
     bool changed = false;
     for (int i = 0; i < items->n; i++) {
         const Expr *it = items->v[i];
@@ -181,14 +183,19 @@ Ref lower_subscript(Lower *L, const Expr *e)
             continue;
         }
         if (it->kind != EXPR_SLICE && !lower_is_const_int(L, it)) {
-            if (ai.item >= 0) {
-                diag_error(p->diag, it->span, "indexing with more than one array is not supported yet");
+            if (ai.n == 2 || (ai.n == 1 && ai.axis + 1 != out)) {
+                diag_error(p->diag, it->span, ai.n == 2 ? "indexing with more than two arrays is not supported yet"
+                                                        : "index arrays apart from each other are not supported yet");
                 return 0;
             }
-            ai = (ArrayIndex){ lower_expr(L, it), i, out++ };
-            if (!ai.positions)
+            if (!ai.n) {
+                ai.item = i;
+                ai.axis = out;
+            }
+            if (!(ai.positions[ai.n++] = lower_expr(L, it)))
                 return 0;
             index[k++] = whole;
+            out++;
             continue;
         }
         bool ok = it->kind == EXPR_SLICE ? lower_slice(L, it, s->d[k], &index[k])
@@ -210,9 +217,9 @@ Ref lower_subscript(Lower *L, const Expr *e)
     view = new_axes ? build_expand(p, e->span, view, new_axes, out) : view;
     if (ai.item < 0)
         return view;
-    if (!array_place_agrees(L, items, &ai))
+    if (!arrays_place_agrees(L, items, &ai))
         return 0;
-    return build_take(p, items->v[ai.item]->span, e->span, view, ai.positions, ai.axis);
+    return build_take(p, items->v[ai.item]->span, e->span, view, ai.positions, ai.n, ai.axis);
 }
 
 /* take(a, indices, axis=None): a (flattened when axis is None) at the
@@ -240,5 +247,5 @@ Ref call_take(Lower *L, Call *c, int unused)
         x = lower_flatten(L, c->call->at, c->call->span, x);
     else if (!lower_one_axis(L, a[2], s->ndim, &axis))
         return 0;
-    return build_take(p, a[1]->span, c->call->span, x, positions, axis ? __builtin_ctz(axis) : 0);
+    return build_take(p, a[1]->span, c->call->span, x, &positions, 1, axis ? __builtin_ctz(axis) : 0);
 }

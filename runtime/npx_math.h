@@ -169,10 +169,11 @@ static inline __attribute__((unused)) int64_t npx_pow_checked_i64(const npx_stat
  * kernels have their own, in cuda/npx_device.h). */
 static inline __attribute__((unused)) int64_t npx_take(const npx_state *st, int line, int64_t i, int64_t n, int axis)
 {
-    if (i < -n || i >= n)
-        npx_runtime_error(st, line, "index %lld is out of bounds for axis %d with size %lld", (long long)i, axis,
-                          (long long)n);
-    return i < 0 ? i + n : i;
+    if (i >= -n && i < n)
+        return i < 0 ? i + n : i;
+    npx_runtime_error(st, line, "index %lld is out of bounds for axis %d with size %lld", (long long)i, axis,
+                      (long long)n);
+    return 0;                    /* a library's parallel loop goes on to its end (the axis is not empty) */
 }
 
 /* Float to int as NumPy does it on x86 (cvttss2si / cvttsd2si): truncation,

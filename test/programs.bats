@@ -113,7 +113,7 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/einsum.npx"
 }
 
-@test "indexing with an integer array and np.take match NumPy, negative positions and 2-D index arrays included" {
+@test "indexing with integer arrays and np.take match NumPy, negative positions and 2-D index arrays included" {
     check_program "$BATS_TEST_DIRNAME/programs/take.npx"
 }
 

@@ -34,7 +34,7 @@ load test_helper
     [ ! -e "$BATS_TEST_TMPDIR/out/c.npy" ]
 }
 
-@test "an index array with a position past its axis is NumPy's IndexError, exit 3, no output" {
+@test "an index array with a position past its axis, or any position of an empty axis, is NumPy's IndexError, exit 3" {
     printf 'input W: f32[V, 2]\ninput idx: i32[N]\noutput e, s\ne = W[idx]\ns = np.take(W, idx, axis=0).sum()\n' \
         >"$BATS_TEST_TMPDIR/take.npx"
     build_program "$BATS_TEST_TMPDIR/take.npx"
@@ -46,7 +46,7 @@ load test_helper
     [[ $output == *"take.npx:4: index "*" is out of bounds for axis 0 with size 2"* ]]
     run -0 "$PROG" "idx=$BATS_TEST_TMPDIR/i.npy" --random 1 --dim V=4 -o "$BATS_TEST_TMPDIR/out"
     run -3 "$PROG" "idx=$BATS_TEST_TMPDIR/i.npy" --random 1 --dim V=0 -o "$BATS_TEST_TMPDIR/out"
-    [[ $output == *"take.npx:4: index "*" is out of bounds for axis 0 with size 0"* ]]
+    [[ $output == *"take.npx:4: index is out of bounds for axis 0 with size 0"* ]]
 }
 
 @test "an integer index past a symbolic size is NumPy's IndexError at run time, exit 3; a slice past it is empty" {

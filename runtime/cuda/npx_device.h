@@ -49,10 +49,9 @@ static inline __attribute__((unused)) void *npx_dev_alloc(size_t n, bool zeroed)
         pool_kept = true;
     }
     void *p = NULL;
-    n = n < 16 ? 16 : n;                 /* an element of any dtype, even of an empty array */
-    NPX_CUDA_CHECK(cudaMallocAsync(&p, n, npx_dev_stream()));
+    NPX_CUDA_CHECK(cudaMallocAsync(&p, n ? n : 1, npx_dev_stream()));
     if (zeroed)
-        NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n, npx_dev_stream()));
+        NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n ? n : 1, npx_dev_stream()));
     return p;
 }
 
@@ -158,8 +157,8 @@ NPX_DEV_POW_CHECKED(i64, int64_t)
 #undef NPX_DEV_POW_CHECKED
 
 /* take and x[idx] in a kernel: position i of an axis of size n, or a
- * recorded IndexError (and position 0, read from an allocation of at least
- * 16 bytes, so that the kernel goes on safely until the host reports it). */
+ * recorded IndexError and position 0 (the axis is not empty: checked before
+ * the launch), so that the kernel goes on safely until the host reports it. */
 __device__ static inline __attribute__((unused)) int64_t npx_take(npx_dev_status *st, int line, int64_t i, int64_t n,
                                                                     int axis)
 {
