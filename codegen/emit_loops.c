@@ -261,17 +261,6 @@ static void emit_reduce(Emitter *e, Ref r)
 
 /* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */
 
-/* Does transpose v swap the last two axes only (a stack of matrices, each
- * transposed)? */
-static bool swaps_matrices(const Value *v)
-{
-    int n = v->shape.ndim;
-    for (int k = 0; k < n - 2; k++)
-        if (v->perm[k] != k)
-            return false;
-    return n >= 2 && v->perm[n - 2] == n - 1 && v->perm[n - 1] == n - 2;
-}
-
 /* Operand `side` of matrix product m as BLAS sees it: stored (possibly
  * transposed), with one matrix for all of the stack or one for each. */
 bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
@@ -279,7 +268,7 @@ bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
     const Value *prod = V(e->p, m), *v = V(e->p, prod->args[side]);
     const Shape *s = &v->shape;
     o->transposed = false;
-    if (v->kind == IR_TRANSPOSE && !v->materialize && swaps_matrices(v)) {
+    if (v->kind == IR_TRANSPOSE && !v->materialize && ir_swaps_matrices(v)) {
         o->transposed = true;
         v = V(e->p, v->args[0]);
     }

@@ -321,6 +321,16 @@ Ref build_transpose(Program *p, Span span, Ref a, const int *perm)
         s.d[k] = in->d[order[k]];
     if (in->ndim < 2)
         return a;                        /* .T of a vector or a scalar is itself */
+    if (V(p, a)->kind == IR_TRANSPOSE) {   /* a transpose of a transpose is one, or none */
+        bool identity = true;
+        for (int k = 0; k < in->ndim; k++) {
+            order[k] = V(p, a)->perm[order[k]];
+            identity &= order[k] == k;
+        }
+        a = V(p, a)->args[0];
+        if (identity)
+            return a;
+    }
     Ref r = build_view(p, IR_TRANSPOSE, span, a, &s);
     memcpy(V(p, r)->perm, order, sizeof order);
     return r;

@@ -45,6 +45,35 @@ static void fold_scales(Program *p, const bool *named)
     }
 }
 
+static bool is_view(const Value *v)
+{
+    return v->kind == IR_BROADCAST || v->kind == IR_EXPAND || v->kind == IR_INDEX || v->kind == IR_CONCAT ||
+           v->kind == IR_TAKE || v->kind == IR_TRANSPOSE;
+}
+
+/* The GEMM reads its operands where they are stored, each matrix possibly
+ * transposed: the views a float product reads otherwise (x[1:] @ W) are
+ * stored first, a copy of O(n^2) instead of O(n^3) loops reading through
+ * them. Marks them in *gemm_read. */
+static void mark_gemm_operands(const Program *p, bool *gemm_read)
+{
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *m = &p->vals[r];
+        if (m->kind != IR_MATMUL || !dtype_is_float(m->dtype))
+            continue;
+        for (int side = 0; side < 2; side++) {
+            Ref a = m->args[side];
+            const Value *v = &p->vals[a];
+            if (v->dtype != m->dtype)
+                continue;
+            if (v->kind == IR_TRANSPOSE && ir_swaps_matrices(v))
+                a = v->args[0];          /* BLAS transposes it */
+            if (is_view(&p->vals[a]))
+                gemm_read[a] = true;
+        }
+    }
+}
+
 void ir_fuse(Program *p)
 {
     count_uses(p);
@@ -57,6 +86,9 @@ void ir_fuse(Program *p)
             reshaped[p->vals[r].args[0]] = true;
     fold_scales(p, named);
     count_uses(p);
+    bool *gemm_read = arena_alloc(p->arena, (size_t)p->nvals);
+    if (p->opt)
+        mark_gemm_operands(p, gemm_read);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         if (v->uses == 0 && !named[r]) {
@@ -73,7 +105,7 @@ void ir_fuse(Program *p)
         case IR_RESHAPE:
         case IR_CONCAT:
         case IR_TAKE:
-            v->materialize = named[r] || reshaped[r];
+            v->materialize = named[r] || reshaped[r] || gemm_read[r];
             break;
         case IR_UFUNC:
         case IR_CAST: {

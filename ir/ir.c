@@ -37,6 +37,15 @@ const char *ir_op_name(const Value *v)
     }
 }
 
+bool ir_swaps_matrices(const Value *v)
+{
+    int n = v->shape.ndim;
+    for (int k = 0; k < n - 2; k++)
+        if (v->perm[k] != k)
+            return false;
+    return n >= 2 && v->perm[n - 2] == n - 1 && v->perm[n - 1] == n - 2;
+}
+
 Ref ir_new(Program *p, IrKind kind, Span span)
 {
     if (p->nvals == 0)

@@ -254,6 +254,9 @@ static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is comp
 {
     return v->stmt >= g->first && v->stmt <= g->last;
 }
+/* Does transpose v swap its last two axes only (each matrix of a stack
+ * transposed, as BLAS can read it)? */
+bool ir_swaps_matrices(const Value *v);
 /* How many axes of matrix product v come from the stacks (the axes before
  * its matrix or vector ones). */
 static inline int matmul_stack_ndim(const Program *p, const Value *v)

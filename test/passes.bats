@@ -143,3 +143,14 @@ program() {
     grep -qF 'loop: matmul -> g f32[M, L]' <<<"$NPX_OUTPUT"
     [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 6 ]
 }
+
+@test "a view a float product reads (a slice, a reordering) is stored once and the product goes to the GEMM" {
+    program $'input x: f32[B, V]\ninput W: f32[V, H]\ninput s: f32[S, V, B]\noutput y, z\ny = x[1:] @ W\nz = s.transpose(0, 2, 1).T.T @ W'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: index -> part_2 f32[B-1, V] (temporary)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: matmul -> y f32[B-1, H]' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: matmul -> z f32[S, B, H] (fused: transpose)' <<<"$NPX_OUTPUT"
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(false, false, B_1, H, V, 1.0f, part_2, V, W, H, y, H);' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(true, false, B, H, V, 1.0f, s + i * V * B, B, W, H, z + i * B * H, H);' "$BATS_TEST_TMPDIR/p.c"
+}
