@@ -96,7 +96,13 @@ static Ref as_matmul(Program *p, Span at, Span span, const Term *t, const int *o
  * rest. 0 when no label can go yet. */
 static Ref first_pair(Program *p, Span at, Span span, const Term *t, int n, const int *out, int nout)
 {
-    Term rest[NPX_MAX_RANK] = { { 0, 0, { 0 } } };
+    npx_dtype common = V(p, t[0].ref)->dtype;    /* NumPy computes every product in it */
+    for (int i = 1; i < n; i++)
+        common = dtype_promote(common, V(p, t[i].ref)->dtype);
+    Term pair[2] = { t[0], t[1] }, rest[NPX_MAX_RANK] = { { 0, 0, { 0 } } };
+    for (int side = 0; side < 2; side++)
+        if (V(p, pair[side].ref)->dtype != common)
+            pair[side].ref = build_cast(p, span, pair[side].ref, common);
     bool drops = false;
     for (int side = 0; side < 2; side++)
         for (int k = 0; k < t[side].ndim; k++) {
@@ -111,7 +117,7 @@ static Ref first_pair(Program *p, Span at, Span span, const Term *t, int n, cons
         }
     if (!drops)
         return 0;
-    rest[0].ref = build_contraction(p, at, span, t, 2, rest[0].label, rest[0].ndim);
+    rest[0].ref = build_contraction(p, at, span, pair, 2, rest[0].label, rest[0].ndim);
     memcpy(rest + 1, t + 2, sizeof(Term) * (size_t)(n - 2));
     return build_contraction(p, at, span, rest, n - 1, out, nout);
 }
