@@ -536,7 +536,9 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
     }
     int ka = va->shape.ndim - 1, kb = vb->shape.ndim >= 2 ? vb->shape.ndim - 2 : 0;
     Dim k1 = va->shape.d[ka], k2 = vb->shape.d[kb];
-    if (k1 != k2 && !(DIM_IS_SYM(k1) != DIM_IS_SYM(k2))) {
+    bool inputs = DIM_IS_SYM(k1) && DIM_IS_SYM(k2) && p->syms[DIM_SYMNO(k1)].kind == SYM_INPUT &&
+                  p->syms[DIM_SYMNO(k2)].kind == SYM_INPUT;   /* two names for two axes */
+    if (k1 != k2 && ((!DIM_IS_SYM(k1) && !DIM_IS_SYM(k2)) || inputs)) {
         diag_error(p->diag, at, "%s: shapes %s and %s not aligned: %s (dim %d) != %s (dim %d)", what,
                    shape_str(p, &va->shape, va->dtype, false), shape_str(p, &vb->shape, vb->dtype, false),
                    dim_str(p, k1), ka, dim_str(p, k2), kb);
