@@ -123,6 +123,13 @@ static void begin_kernel(Emitter *e, const char *what, const Dim *dims, int n, b
     s->size = n ? cx_dims(e, dims, n) : "1";
 }
 
+/* What a flat index is divided by to split off an axis of size d: an axis
+ * of size 0 runs nothing, so 1 then (no division by 0 in the code). */
+static const char *index_divisor(Emitter *e, Dim d)
+{
+    return d == 0 ? "1" : cx_dim(e, d);
+}
+
 static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
 {
     begin_kernel(e, what, dims, n, false);
@@ -130,8 +137,8 @@ static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const 
         emit_line(e, "const int64_t %s = i;", iv[0]);
     else if (n > 1) {
         emit_line(e, "int64_t rest = i;");
-        for (int k = n - 1; k > 0; k--) {      /* an axis of size 0 runs nothing: no division by 0 */
-            const char *d = dims[k] == 0 ? "1" : cx_dim(e, dims[k]);
+        for (int k = n - 1; k > 0; k--) {
+            const char *d = index_divisor(e, dims[k]);
             emit_line(e, "const int64_t %s = rest %% %s; rest /= %s;", iv[k], d, d);
         }
         emit_line(e, "const int64_t %s = rest;", iv[0]);
@@ -325,8 +332,8 @@ static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, con
         return;
     fprintf(k, "%sint64_t rest_%s = %s;\n", ind, flat, flat);
     for (int d = s->ndim - 1; d > 0; d--)
-        fprintf(k, "%sconst int64_t %s = rest_%s %% %s; rest_%s /= %s;\n", ind, iv[d], flat, cx_dim(e, s->d[d]), flat,
-                cx_dim(e, s->d[d]));
+        fprintf(k, "%sconst int64_t %s = rest_%s %% %s; rest_%s /= %s;\n", ind, iv[d], flat, index_divisor(e, s->d[d]),
+                flat, index_divisor(e, s->d[d]));
     fprintf(k, "%sconst int64_t %s = rest_%s;\n", ind, iv[0], flat);
 }
 

@@ -142,7 +142,7 @@ Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step
         /* base[s:-k] has max(base - s - k, 0) elements, as base[s + k:] */
         start = (start == NPX_NO_BOUND ? 0 : start) + (stop == NPX_NO_BOUND ? 0 : -stop);
         stop = NPX_NO_BOUND;
-        if (b->kind == SYM_SLICE && b->step == 1 && b->stop == NPX_NO_BOUND) {
+        if (b->kind == SYM_SLICE && b->step == 1 && b->start >= 0 && b->stop == NPX_NO_BOUND) {
             start += b->start;                   /* (B-1)[1:] is B-2 */
             base = b->base;
             b = &p->syms[DIM_SYMNO(base)];
