@@ -338,10 +338,10 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
         int k = (int)v->ival, n = v->nargs - 1, w = v->shape.ndim - a->shape.ndim + n;   /* w: the positions' rank */
         Shape where = { w, { 0 } };
         memcpy(where.d, v->shape.d + k, sizeof(Dim) * (size_t)w);
-        memcpy(o, idx, sizeof(char *) * (size_t)k);
-        memcpy(o + k + n, idx + k + w, sizeof(char *) * (size_t)(a->shape.ndim - k - n));
+        for (int i = 0; i < a->shape.ndim; i++)          /* idx is NULL for a 0-d result */
+            o[i] = i < k ? idx[i] : i >= k + n ? idx[i - n + w] : NULL;
         for (int i = 0; i < n; i++) {
-            Idx at = cx_broadcast_idx(e, &where, idx + k, &V(e->p, v->args[1 + i])->shape);
+            Idx at = cx_broadcast_idx(e, &where, idx ? idx + k : NULL, &V(e->p, v->args[1 + i])->shape);
             o[k + i] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->p->stmts[v->stmt].line,
                                     cx_value(e, v->args[1 + i], at, NPX_I64), cx_dim(e, a->shape.d[k + i]), k + i);
         }
