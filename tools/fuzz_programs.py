@@ -25,7 +25,14 @@ ones is added.
 What the programs use: arithmetic, comparison and bitwise operators, op=, the
 elementwise math and logic functions, astype, reductions (axis int/tuple/None,
 keepdims), argmax/argmin, var/std (ddof, keepdims, axis tuples), cumsum (each
-axis and None), dot/matmul/@/outer on 1-D and 2-D floats, transpose/.T/swapaxes,
+axis and None), dot/matmul/@/outer on 1-D and 2-D floats, matmul/@ of stacks of
+matrices in every dtype (3-D and 4-D operands, inputs among them; stacks that
+broadcast, [1, K, N], a matrix or a vector against a stack; operands made by
+swapaxes/.T/transpose, [None], expand_dims, stack), einsum (1-3 operands:
+arrays of every dtype, transposed, swapped or sliced, and Python numbers or
+sizes; labels shared where lengths agree or one is 1, upper- and lowercase,
+spaces; '...' under some axes of some operands; explicit and implicit outputs;
+optimize=True/False), transpose/.T/swapaxes,
 expand_dims, squeeze (axis= or all), broadcast_to, reshape (-1, literal factors,
 symbols, NAME.shape[k], regrouped axes), ravel/.flatten(), concatenate (2-4
 arrays, any axis or None) and stack, basic indexing (integer constants incl.
@@ -63,9 +70,12 @@ How programs stay valid and comparisons stay meaningful:
     not an output.
   * --hostile P: with probability P a new name is one C or libm also uses
     (HOSTILE: _Bool, NAN, expf, ...), which the generated C must rename.
+  * einsum with optimize=True is kept only where NumPy gives what it gives
+    without it (its other algorithm sums bool operands pairwise, as OR, and
+    accepts '...' axes that the output omits); npxc ignores optimize=.
   * Never generated (npxc does not support them): indexing with arrays or
-    run-time values, sort/argsort/take/einsum, batched matmul, for loops,
-    dtype= on var/std/cumsum.
+    run-time values, sort/argsort/take, einsum diagonals ('ii->i') and its
+    sublist form, for loops, dtype= on var/std/cumsum.
 
 Options for a long run: --ignore REGEX counts a program whose every failure
 matches one of the REGEXes as "known" (bugs already reported); --show prints
@@ -285,6 +295,17 @@ def slice_of(text):
     return slice(*[int(p) if p else None for p in text.split(":")])
 
 
+def matmul_shape(sa, sb):
+    """The shape of a @ b for operands of shapes sa and sb; None where NumPy refuses."""
+    if not sa or not sb or sa[-1] != (sb[-2] if len(sb) >= 2 else sb[0]):
+        return None
+    try:
+        stack = np.broadcast_shapes(sa[:-2], sb[:-2])
+    except ValueError:
+        return None
+    return tuple(stack) + tuple(sa[-2:-1]) + tuple(sb[-1:] if len(sb) >= 2 else ())
+
+
 def tuple_text(parts):
     return "(%s,)" % parts[0] if len(parts) == 1 else "(%s)" % ", ".join(parts)
 
@@ -320,6 +341,12 @@ class Gen:
             dt = r.choice(["f32", "f32", "f64", "f64", "i32", "i64", "bool"])
             if r.random() < 0.2:                                 # a matrix-product partner
                 dims = [frame[2], r.choice(syms)]
+                x = r.random()
+                if x < 0.45:                                     # a stack of them, 3-D or 4-D
+                    free = [f for f in frame[:2] if f not in dims] + [1, 1, 2]
+                    dims = [r.choice(free)] + dims
+                    if x < 0.15:
+                        dims = [r.choice([1, 2, 3])] + dims
             else:
                 rank = r.choice([0, 1, 1, 2, 2, 2, 3, 3])
                 dims = [d if r.random() > 0.2 else 1 for d in frame[3 - rank:]]
@@ -441,9 +468,9 @@ class Gen:
         builders = [(self.arith, 8), (self.unary, 2), (self.compare, 3), (self.bitwise, 2),
                     (self.math1, 5), (self.math2, 3), (self.where, 2), (self.clip, 1),
                     (self.astype, 2), (self.reduce, 4), (self.argm, 1), (self.transpose, 1),
-                    (self.matmul, 2), (self.create, 3), (self.index, 5), (self.reshape, 3),
+                    (self.matmul, 3), (self.create, 3), (self.index, 5), (self.reshape, 3),
                     (self.join, 3), (self.var_std, 2), (self.cumsum, 2), (self.axes_op, 2),
-                    (self.broadcast_to, 1)]
+                    (self.broadcast_to, 1), (self.einsum, 4)]
         fns, weights = zip(*builders)
         for _ in range(10):
             try:
@@ -764,6 +791,8 @@ class Gen:
                           lambda x, *s: np.broadcast_to(x, s))
 
     def matmul(self, d):
+        if self.rng.random() < 0.5:
+            return self.stacked_matmul(d)
         fl = lambda n: kind(n.g) == "f" and np.ndim(n.g) in (1, 2)
         a = self.operand(d, fl, lit=False)
         k = np.shape(a.g)[-1]
@@ -784,6 +813,191 @@ class Gen:
             return Node("%s.dot(%s)" % (par(a, 10), b.text), 10, [a, b], np.dot, "sum", mag)
         return self.fcall(["dot", "matmul", "matmul"][form - 1], [a.text, b.text], [a, b],
                           np.dot if form == 2 else np.matmul, "sum", mag)
+
+    def swap_last(self, a):
+        """a with its last two axes swapped: swapaxes, .T or transpose."""
+        r, nd = self.rng, np.ndim(a.g)
+        forms = ["np.swapaxes(%s, -1, -2)" % a.text, "np.swapaxes(%s, %d, %d)" % (a.text, nd - 1, nd - 2),
+                 "%s.swapaxes(%d, -1)" % (par(a, 10), nd - 2)]
+        if nd == 2:
+            forms += [par(a, 10) + ".T", "np.transpose(%s)" % a.text]
+        elif nd >= 3:
+            forms.append("%s.transpose(%s)" % (par(a, 10), ", ".join(map(str, list(range(nd - 2)) + [nd - 1, nd - 2]))))
+        return Node(r.choice(forms), 10, [a], lambda x: np.swapaxes(x, -1, -2))
+
+    def stack_up(self, a):
+        """a with new leading axes, a stack of 1 or 2 of it."""
+        r, nd = self.rng, np.ndim(a.g)
+        form = r.randrange(5 if nd <= 2 else 4)
+        if form == 0:
+            return Node(par(a, 10) + "[None]", 10, [a], lambda x: x[None])
+        if form == 1:
+            return self.fcall("expand_dims", [a.text, "0"], [a], lambda x: np.expand_dims(x, 0))
+        if form == 2:
+            return self.fcall("stack", ["(%s, %s)" % (a.text, a.text)], [a], lambda x: np.stack((x, x)))
+        if form == 3:
+            return Node(par(a, 10) + "[None, ...]", 10, [a], lambda x: x[None, ...])
+        return Node(par(a, 10) + "[None, None]", 10, [a], lambda x: x[None, None])
+
+    def stacked_matmul(self, d):
+        """matmul or @ of N-D operands of any dtypes: stacks that broadcast ([1, K, N],
+        a matrix or a vector against a stack), operands transposed by swapaxes."""
+        r = self.rng
+        a = self.array_operand(d, lambda n: 1 <= np.ndim(n.g) <= 4)
+        if np.ndim(a.g) <= 3 and r.random() < 0.3:
+            a = self.stack_up(a)
+        if np.ndim(a.g) >= 2 and r.random() < 0.2:
+            a = self.swap_last(a)
+
+        def fits(n):
+            return np.ndim(n.g) >= 1 and all(matmul_shape(np.shape(x), np.shape(y)) is not None
+                                             for x, y in zip(a.gs, n.gs))
+        cands = []
+        for name in self.names(lambda v: np.ndim(v) >= 1):
+            n = self.leaf(name, lambda env, name=name: env[name], self.exact[name], name=name)
+            if fits(n):
+                cands.append(n)
+            if np.ndim(n.g) >= 2 and r.random() < 0.5:
+                t = self.swap_last(n)
+                if fits(t):
+                    cands.append(t)
+        if r.random() < 0.5:
+            try:
+                cands.append(self.array_operand(d, fits))
+            except Reject:
+                pass
+        if cands:
+            b = r.choice(cands)
+        elif np.ndim(a.g) >= 2:
+            b = self.swap_last(a)                        # a stack of Gram matrices
+        else:
+            raise Reject("no partner")
+        if np.ndim(b.g) <= 3 and r.random() < 0.25:
+            s = self.stack_up(b)
+            b = s if fits(s) else b
+        if r.random() < 0.5 and all(matmul_shape(np.shape(y), np.shape(x)) is not None
+                                    for x, y in zip(a.gs, b.gs)):
+            a, b = b, a
+        if max(np.ndim(a.g), np.ndim(b.g)) < 3 and r.random() < 0.7:
+            raise Reject("not a stack")
+        for x, y in zip(a.gs, b.gs):
+            if np.prod(matmul_shape(np.shape(x), np.shape(y)), dtype=np.float64) * np.shape(x)[-1] > 3e6:
+                raise Reject("too big")
+        mag = lambda x, y: np.abs(np.asarray(x, dtype=np.float64)) @ np.abs(np.asarray(y, dtype=np.float64))
+        if r.random() < 0.5:
+            return Node(par(a, 7) + " @ " + par(b, 8), 7, [a, b], operator.matmul, "sum", mag)
+        return self.fcall("matmul", [a.text, b.text], [a, b], np.matmul, "sum", mag)
+
+    def view_of(self, a):
+        """a transposed, its axes swapped or reversed, or sliced."""
+        r, nd = self.rng, np.ndim(a.g)
+        if nd == 0:
+            return a
+        form = r.randrange(4)
+        if form == 0 and nd >= 2:
+            return self.swap_last(a) if r.random() < 0.5 else Node(par(a, 10) + ".T", 10, [a], lambda x: x.T)
+        if form == 1 and nd >= 2:
+            i, j = r.sample(range(nd), 2)
+            return self.method_or_call("swapaxes", a, [str(i), str(j)], [a], lambda x: np.swapaxes(x, i, j))
+        k = r.randrange(nd)
+        sl = r.choice(["::-1", "::2", "1:", ":-1", "::-2", ":", "-3:"])
+        items = [":"] * k + [sl]
+        idx = tuple([slice(None)] * k + [slice_of(sl)])
+        return Node("%s[%s]" % (par(a, 10), ", ".join(items)), 10, [a], lambda x: x[idx])
+
+    def einsum(self, d):
+        """np.einsum of 1-3 operands (arrays of any dtype, viewed or not, or Python
+        numbers): labels shared where the lengths agree or one is 1, '...' standing
+        for some axes of some operands, an explicit or implicit output, upper- and
+        lowercase letters, spaces, optimize=."""
+        r = self.rng
+        ops = []
+        for _ in range(r.choice([1, 1, 2, 2, 2, 3, 3, 3])):
+            x = r.random()
+            if x < 0.08:
+                ops.append(self.literal())
+            elif x < 0.12:
+                ops.append(self.shape_leaf())
+            else:
+                a = self.array_operand(d, lambda n: np.ndim(n.g) <= 4)
+                ops.append(self.view_of(a) if r.random() < 0.3 else a)
+        pool = list("ijklmnopqrstuvwxyzabc")
+        if r.random() < 0.3:
+            pool = list("IJKLMNXYZABC") + (pool if r.random() < 0.5 else [])
+        r.shuffle(pool)
+        size = {}                             # label -> its lengths in the generic sets (1 if broadcast)
+        use_ell = r.random() < 0.3
+        ell = [()] * len(GENERIC)             # the broadcast shape under '...', per generic set
+        has_ell, terms = False, []
+        for a in ops:
+            shapes = [np.shape(g) for g in a.gs]
+            nd, at, c = len(shapes[0]), None, 0
+            if use_ell and r.random() < 0.8:
+                c = r.randint(0, nd)
+                at = r.randint(0, nd - c)
+                try:
+                    ell = [np.broadcast_shapes(e, s[at:at + c]) for e, s in zip(ell, shapes)]
+                except ValueError:
+                    raise Reject("the axes under '...' do not broadcast")
+                has_ell = True
+            toks = []
+            for k in range(nd + 1):
+                if k == at:
+                    toks.append("...")
+                if k == nd or (at is not None and at <= k < at + c):
+                    continue
+                n = tuple(s[k] for s in shapes)
+                fit = [l for l, m in size.items() if l not in toks and
+                       all(p == q or p == 1 or q == 1 for p, q in zip(m, n))]
+                if fit and r.random() < 0.65:
+                    l = r.choice(fit)
+                else:
+                    free = [l for l in pool if l not in size]
+                    if not free:
+                        raise Reject("out of letters")
+                    l = free[0]
+                size[l] = tuple(max(p, q) for p, q in zip(size.get(l, n), n))
+                toks.append(l)
+            terms.append(toks)
+        count = {l: sum(t.count(l) for t in terms) for l in size}
+        if r.random() < 0.35:
+            out = None
+            kept = [l for l in size if count[l] == 1]
+        else:
+            out = [l for l in size if r.random() < (0.8 if count[l] == 1 else 0.3)]
+            r.shuffle(out)
+            if has_ell and r.random() < 0.95 or r.random() < 0.05:
+                out.insert(r.randint(0, len(out)), "...")
+            kept = out
+        for i in range(len(GENERIC)):
+            if np.prod([size[l][i] for l in size] + list(ell[i]), dtype=np.float64) > 300000:
+                raise Reject("too big")
+
+        def spaced(toks):
+            return "".join(t + (" " if r.random() < 0.07 else "") for t in toks)
+        sub = ",".join((" " if r.random() < 0.05 else "") + spaced(t) for t in terms)
+        if out is not None:
+            sub += r.choice(["->", "->", " -> ", "-> "]) + spaced(out)
+        q = r.choice(["'", "'", '"'])
+        kw = {}
+        args = [q + sub + q] + [o.text for o in ops]
+        if r.random() < 0.15:
+            kw["optimize"] = r.random() < 0.5
+            args.append("optimize=%s" % kw["optimize"])
+        summed = any(l not in kept for l in size)
+        how = "exact" if len(ops) <= 2 and not summed and not (out is not None and has_ell and "..." not in out) else "sum"
+        mag = lambda *xs: np.einsum(sub, *[np.abs(np.asarray(x, dtype=np.float64)) for x in xs])
+
+        def fn(*xs):
+            v = np.einsum(sub, *xs, **kw)
+            if kw.get("optimize"):          # NumPy's other algorithm: where it differs, npxc follows the first
+                w = np.einsum(sub, *xs)
+                rtol, atol = TOL["f32" if w.dtype == np.float32 else "f64"]
+                if v.dtype != w.dtype or v.shape != w.shape or not (
+                        close(v, w, rtol / 10, atol / 10) if w.dtype.kind == "f" else np.array_equal(v, w)):
+                    raise Reject("einsum gives another result with optimize=True")
+            return v
+        return self.fcall("einsum", args, ops, fn, how, mag)
 
     def create(self, d):
         r = self.rng
