@@ -133,9 +133,20 @@ NPX_RT int npx_main(int argc, char **argv, const npx_program *prog);
 /* Allocation for run(): never returns NULL (reports and exits 3 instead).
  * npx_alloc's memory is aligned to a cache line; npx_alloc_zero gives zeroed
  * memory. nbytes may be 0. npx_alloc_keep, once at the start, keeps freed
- * memory in the process for the next allocation (see alloc.c). */
-NPX_RT void *npx_alloc(size_t nbytes);
-NPX_RT void *npx_alloc_zero(size_t nbytes);
+ * memory in the process for the next allocation (see alloc.c).
+ * NPX_FRESH tells the compiler that no other pointer reaches a new block
+ * (as for malloc), and keeps it from inlining the allocation: inlined, the
+ * block's address going into --lib's list of held blocks (npx_lib_hold)
+ * made every array look reachable from any other, and loops that call a
+ * vector math function over them (exp in softmax) stopped vectorizing, 6x
+ * slower. */
+#if defined(__GNUC__)
+#define NPX_FRESH __attribute__((malloc, noinline))
+#else
+#define NPX_FRESH
+#endif
+NPX_RT void *npx_alloc(size_t nbytes) NPX_FRESH;
+NPX_RT void *npx_alloc_zero(size_t nbytes) NPX_FRESH;
 NPX_RT void npx_free(void *p);
 NPX_RT void npx_alloc_keep(void);
 

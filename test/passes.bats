@@ -154,3 +154,16 @@ program() {
     grep -qF 'npx_gemm_f32(false, false, B_1, H, V, 1.0f, part_2, V, W, H, y, H);' "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'npx_gemm_f32(true, false, B, H, V, 1.0f, s + i * V * B, B, W, H, z + i * B * H, H);' "$BATS_TEST_TMPDIR/p.c"
 }
+
+@test "a row loop that calls vector math (softmax's exp) vectorizes, in a program and in a --lib library" {
+    "${CC:-cc}" -v 2>&1 | grep -q '^gcc version' || skip "needs gcc's -fopt-info-vec"
+    local d=$BATS_TEST_TMPDIR f line
+    for f in prog lib; do
+        npx_exec "npxc" "$NPXC" $([ "$f" = lib ] && echo --lib) "$NPX_ROOT/bench/softmax.npx" -o "$d/$f.c"
+        line=$(grep -n 'e_row\[i1\] = expf(' "$d/$f.c" | cut -d: -f1)
+        "${CC:-cc}" -std=c11 -O3 -march=native -fopenmp -fno-math-errno -fopt-info-vec-optimized -c "$d/$f.c" \
+            -o "$d/$f.o" 2>"$d/$f.vec"
+        grep -q "$f.c:$((line - 1)):[0-9]*: optimized: loop vectorized" "$d/$f.vec" ||
+            { echo "the exp loop at $f.c:$((line - 1)) did not vectorize" >&2; return 1; }
+    done
+}
