@@ -258,6 +258,8 @@ bool ir_dim_at_most_one(const Program *p, Dim d)
         return false;
     const Sym *s = &p->syms[DIM_SYMNO(d)];
     int64_t start = s->start == NPX_NO_BOUND ? 0 : s->start;
+    if (ir_dim_at_most_one(p, s->base))
+        return true;                             /* x[:1][:3]: no longer than what it slices */
     if (s->step != 1)
         return false;
     if (s->stop == NPX_NO_BOUND)
