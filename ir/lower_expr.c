@@ -91,13 +91,16 @@ bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
     return false;
 }
 
-/* A dtype as NumPy spells it in a string: 'float32', 'f4', '?' (not npx's
- * own 'f32', which NumPy does not know). */
+/* A dtype as NumPy spells it in a string: 'float32', 'f4', '<f4', 'f', '?'
+ * (not npx's own 'f32', which NumPy does not know). */
 static bool string_dtype(const char *s, npx_dtype *out)
 {
     static const struct { const char *code; npx_dtype t; } codes[] = {
-        { "?", NPX_BOOL }, { "b1", NPX_BOOL }, { "i4", NPX_I32 }, { "i8", NPX_I64 }, { "f4", NPX_F32 }, { "f8", NPX_F64 },
+        { "?", NPX_BOOL }, { "b1", NPX_BOOL }, { "i4", NPX_I32 }, { "i8", NPX_I64 }, { "f4", NPX_F32 },
+        { "f8", NPX_F64 }, { "i", NPX_I32 }, { "l", NPX_I64 }, { "f", NPX_F32 }, { "d", NPX_F64 },
     };
+    if ((s[0] == '<' || s[0] == '=' || s[0] == '|') && s[1])
+        s++;                                     /* little-endian or native: this machine's order */
     for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++)
         if (strcmp(s, codes[i].code) == 0) {
             *out = codes[i].t;
