@@ -39,7 +39,13 @@ arrays, any axis or None) and stack, basic indexing (integer constants incl.
 negative, slices with constant bounds and negative steps, None, `...`, on
 literal and symbolic axes, so lengths like B-1 and V[::-2]), zeros/ones/full
 (_like), arange, linspace (endpoint=, dtype=, num a literal or a size), eye
-(N, M, k, dtype=), and size symbols, NAME.shape[k], .ndim and .size as values.
+(N, M, k, dtype=), and size symbols, NAME.shape[k], .ndim and .size as values;
+integer-array indexing of every dtype, on inputs and computed values (x[idx],
+x[:, idx], x[0, idx], x[idx, 1:], x[None, idx], `...`; one index array or two on
+neighbouring axes, broadcast together as they are or as i[:, None] with j or
+j[None, :]; 0-d and 1-D and 2-D index arrays, a size as a Python int), and
+np.take / .take (axis None, k or negative, mode='raise'); dtypes also as strings
+('float32', 'f8', 'i4', 'int64', '?', ...) in astype and dtype=.
 
 How programs stay valid and comparisons stay meaningful:
   * Every expression is evaluated with NumPy while it is generated, on inputs of
@@ -70,12 +76,21 @@ How programs stay valid and comparisons stay meaningful:
     not an output.
   * --hostile P: with probability P a new name is one C or libm also uses
     (HOSTILE: _Bool, NAN, expf, ...), which the generated C must rename.
+  * Index arrays are made in the program so that their positions are in range
+    for every size binding: n % L, n % L - L (negative), np.arange(L) and
+    np.arange(L)[::-1], for integer values n of any rank and L a way to write
+    the indexed axis's length (dim_leaves, NAME.size for take without axis);
+    now and then positions in range on the generic sizes only (np.arange(3),
+    n % 5), out of range on the edge sizes, which step 4 checks. An index array
+    of an empty axis is NumPy's IndexError too (n % 0 is 0): step 4 as well.
   * einsum with optimize=True is kept only where NumPy gives what it gives
     without it (its other algorithm sums bool operands pairwise, as OR, and
     accepts '...' axes that the output omits); npxc ignores optimize=.
-  * Never generated (npxc does not support them): indexing with arrays or
-    run-time values, sort/argsort/take, einsum diagonals ('ii->i') and its
-    sublist form, for loops, dtype= on var/std/cumsum.
+  * Never generated (npxc does not support them): boolean masks, three or more
+    index arrays, index arrays apart from each other or from the integers
+    indexing with them (s[i, :, j], s[0, :, i]), take's mode='clip'/'wrap',
+    sort/argsort, einsum diagonals ('ii->i') and its sublist form, for loops,
+    dtype= on var/std/cumsum.
 
 Options for a long run: --ignore REGEX counts a program whose every failure
 matches one of the REGEXes as "known" (bugs already reported); --show prints
@@ -112,6 +127,9 @@ SIZES = "#sizes"                                # the key of an environment's sy
 DT = {"bool": np.bool_, "i32": np.int32, "i64": np.int64, "f32": np.float32, "f64": np.float64}
 SPELL = {"bool": ["bool"], "i32": ["i32", "np.int32", "int32"], "i64": ["i64", "np.int64"],
          "f32": ["f32", "np.float32", "float32"], "f64": ["f64", "np.float64"]}
+# dtypes as strings, as NumPy reads them ('float32', 'i8', '?')
+STRSPELL = {"bool": ["bool", "?", "b1"], "i32": ["int32", "i4"], "i64": ["int64", "i8"],
+            "f32": ["float32", "f4"], "f64": ["float64", "f8", "double"]}
 SUPPORTED = {np.dtype(t) for t in DT.values()}
 TOL = {"f32": (1e-4, 1e-5), "f64": (1e-9, 1e-12)}
 BINOPS = {"+": operator.add, "-": operator.sub, "*": operator.mul, "/": operator.truediv,
@@ -470,7 +488,7 @@ class Gen:
                     (self.astype, 2), (self.reduce, 4), (self.argm, 1), (self.transpose, 1),
                     (self.matmul, 3), (self.create, 3), (self.index, 5), (self.reshape, 3),
                     (self.join, 3), (self.var_std, 2), (self.cumsum, 2), (self.axes_op, 2),
-                    (self.broadcast_to, 1), (self.einsum, 4)]
+                    (self.broadcast_to, 1), (self.einsum, 4), (self.gather, 5)]
         fns, weights = zip(*builders)
         for _ in range(10):
             try:
@@ -545,8 +563,15 @@ class Gen:
         t = self.rng.choice(list(DT))
         dt = np.dtype(DT[t])
         a = self.array_operand(d, exact=dt.kind in "bi")
-        return Node("%s.astype(%s)" % (par(a, 10), self.rng.choice(SPELL[t])), 10, [a],
+        return Node("%s.astype(%s)" % (par(a, 10), self.spell(t)), 10, [a],
                     to_int_checked(dt))
+
+    def spell(self, t):
+        """A way to write dtype t: a name (f32, np.float32) or, now and then, a string."""
+        r = self.rng
+        if r.random() < 0.2:
+            return r.choice(["'%s'", '"%s"']) % r.choice(STRSPELL[t])
+        return r.choice(SPELL[t])
 
     def axis_args(self, nd, tuples=True):
         r = self.rng
@@ -693,6 +718,118 @@ class Gen:
         idx = tuple(o for _, o in items)
         return Node("%s[%s]" % (par(a, 10), ", ".join(t for t, _ in items)), 10, [a],
                     lambda x: x[idx])
+
+    def positions(self, d, a, k, L=None):
+        """An integer index array (or 0-d integer) whose positions are in range for
+        axis k of a (of length L, a size leaf, if given) in every size set: n % L,
+        n % L - L, arange(L), arange(L)[::-1] for an integer operand n of any rank;
+        now and then positions in range on the generic sizes only (np.arange(3),
+        n % 5), which step 4 checks on the edge sizes."""
+        r = self.rng
+        if L is None:
+            lens = self.dim_leaves(a, k)
+            if not lens:
+                raise Reject("no way to write the length")
+            L = r.choice(lens)
+        x = r.random()
+        if x < 0.08:                                   # maybe out of range on short axes
+            c = r.choice([1, 2, 3, 5])
+            if r.random() < 0.5:
+                return self.leaf("np.arange(%d)" % c, lambda env: np.arange(c))
+            L = self.leaf(str(c), lambda env: c)
+            x = 0.5
+        if x < 0.25 and not L.text.endswith(".size"):  # npxc: a size argument is no .size
+            node = Node("np.arange(%s)" % L.text, 10, [L], np.arange)
+            if r.random() < 0.4:
+                node = Node(node.text + "[::-1]", 10, [node], lambda v: v[::-1])
+            return node
+        pyint = r.random() < 0.15                      # a Python int (a size) now and then
+        n = self.operand(d, lambda m: kind(m.g) == "i" and np.ndim(m.g) <= 2 and
+                         (pyint or isinstance(m.g, (np.ndarray, np.generic))), lit=False)
+        node = Node("%s %% %s" % (par(n, 7), par(L, 8)), 7, [n, L], operator.mod)
+        if r.random() < 0.3:
+            node = binop("-", node, L)                 # negative positions
+        return node
+
+    def gather(self, d):
+        """Integer-array indexing: one index array, or two on neighbouring axes that
+        broadcast together, among slices, None, `...` and integers next to them;
+        np.take / .take."""
+        r = self.rng
+        a = self.array_operand(d, lambda n: np.ndim(n.g) > 0)
+        nd = np.ndim(a.g)
+        if r.random() < 0.3:
+            return self.take(d, a)
+        two = nd >= 2 and r.random() < 0.35
+        k = r.randrange(nd - 1 if two else nd)
+        arrs = [self.positions(d, a, k)]
+        if two:
+            j = self.positions(d, a, k + 1)
+            form = r.randrange(4)
+            if form == 1 and np.ndim(arrs[0].g) == 1 and np.ndim(j.g) == 1:   # an outer pair
+                arrs[0] = Node(par(arrs[0], 10) + "[:, None]", 10, [arrs[0]], lambda v: v[:, None])
+                if r.random() < 0.5:
+                    j = Node(par(j, 10) + "[None, :]", 10, [j], lambda v: v[None, :])
+            elif form == 2 and np.ndim(arrs[0].g) == 1:
+                arrs[0] = Node(par(arrs[0], 10) + "[:, None]", 10, [arrs[0]], lambda v: v[:, None])
+            arrs.append(j)
+            not_too_big(*[np.shape(x.g) for x in arrs])
+        items = []                                     # (text, index object or kid number)
+        end = k + len(arrs)
+        for m in range(nd):
+            lens = [np.shape(g)[m] for g in a.gs]
+            if k <= m < end:
+                items.append((None, m - k + 1))
+            elif m in (k - 1, end) and r.random() < 0.25:   # an integer next to the arrays
+                i = r.choice([0, 1, -1]) if len(set(lens)) > 1 else r.randrange(-lens[0], max(lens[0], 1))
+                items.append((str(i), i))
+            elif r.random() < 0.5:
+                items.append((":", slice(None)))
+            else:
+                s = r.choice(SLICES)
+                items.append((s, slice_of(s)))
+        while items and items[-1][0] == ":" and r.random() < 0.7:
+            items.pop()
+        if r.random() < 0.25:                          # `...` for a run of ':' (maybe none)
+            i = r.choice([0, len(items)])
+            j = i
+            while j < len(items) and items[j][0] == ":":
+                j += 1
+            items[i:j] = [("...", Ellipsis)]
+        for _ in range(r.choice([0, 0, 0, 1, 1, 2])):  # None, outside the run of arrays and integers
+            adv = [p for p, (t, o) in enumerate(items) if t is None or isinstance(o, int)]
+            items.insert(r.choice(list(range(0, adv[0] + 1)) + list(range(adv[-1] + 1, len(items) + 1))),
+                         ("None", None))
+        texts = [t if t is not None else arrs[o - 1].text for t, o in items]
+
+        def fn(x, *ix):
+            return x[tuple(ix[o - 1] if t is None else o for t, o in items)]
+        return Node("%s[%s]" % (par(a, 10), ", ".join(texts)), 10, [a] + arrs, fn)
+
+    def take(self, d, a):
+        """np.take(a, idx), axis None, k or negative; a.take(idx, axis=k); mode='raise'."""
+        r = self.rng
+        nd = np.ndim(a.g)
+        if r.random() < 0.25:
+            ax, L = None, None
+            if a.name and r.random() < 0.5:
+                L = self.leaf("%s.size" % a.name, lambda env: env[a.name].size)
+            idx = self.positions(d, a, 0, L)           # axis 0's length is at most the size
+        else:
+            k = r.randrange(nd)
+            ax = k - nd if r.random() < 0.3 else k
+            idx = self.positions(d, a, k)
+        args = [idx.text]
+        if ax is not None:
+            args.append(r.choice(["axis=%d", "%d"]) % ax)
+        elif r.random() < 0.3:
+            args.append("axis=None")
+        if r.random() < 0.1:
+            args.append("mode='raise'")
+        fn = lambda x, i: np.take(x, i, axis=ax)
+        if r.random() < 0.4:
+            return Node("%s.take(%s)" % (par(a, 10), ", ".join(args)), 10, [a, idx], fn)
+        return self.fcall("take", [a.text] + args, [a, idx], fn)
 
     def reshape(self, d):
         """reshape with -1, literal factors, sizes, regrouped or reordered axes; ravel, flatten."""
@@ -1003,7 +1140,7 @@ class Gen:
         r = self.rng
         form = r.randrange(6)
         t = r.choice(list(DT))
-        dtarg = ["dtype=" + r.choice(SPELL[t])] if r.random() < 0.5 else []
+        dtarg = ["dtype=" + self.spell(t)] if r.random() < 0.5 else []
         dt = {"dtype": DT[t]} if dtarg else {}
         if form == 0:                                          # zeros/ones/full
             sizes = self.small([self.size_leaf() for _ in range(r.randint(1, 2))])
