@@ -27,6 +27,19 @@ Ref build_dimval(Program *p, Span span, const Shape *dims)
 
 /* ---- broadcasting ---------------------------------------------------- */
 
+/* Two different literals, or two different input symbols: two names for
+ * two axes, a mistake the user wants to hear about now. A symbol against a
+ * literal, or a size computed from the data or from a slice, can only be
+ * checked when the program runs. */
+bool dims_differ(const Program *p, Dim a, Dim b)
+{
+    if (a == b)
+        return false;
+    if (!DIM_IS_SYM(a) || !DIM_IS_SYM(b))
+        return !DIM_IS_SYM(a) && !DIM_IS_SYM(b);
+    return p->syms[DIM_SYMNO(a)].kind == SYM_INPUT && p->syms[DIM_SYMNO(b)].kind == SYM_INPUT;
+}
+
 static bool dims_agree(Program *p, Dim a, Dim b, Dim *out, Span at)
 {
     if (a == b || b == 1) {
@@ -45,14 +58,7 @@ static bool dims_agree(Program *p, Dim a, Dim b, Dim *out, Span at)
         ir_add_unit_check(p, p->nstmts - 1, unit, other, at);
         return true;
     }
-    if (!DIM_IS_SYM(a) && !DIM_IS_SYM(b))
-        return false;
-    /* Two different input symbols name different axes: a bug the user wants
-     * to hear about now. A symbol against a literal, or a size computed from
-     * the data or from a slice, is checked when the program runs. */
-    bool derived = (DIM_IS_SYM(a) && p->syms[DIM_SYMNO(a)].kind != SYM_INPUT) ||
-                   (DIM_IS_SYM(b) && p->syms[DIM_SYMNO(b)].kind != SYM_INPUT);
-    if (DIM_IS_SYM(a) && DIM_IS_SYM(b) && !derived)
+    if (dims_differ(p, a, b))
         return false;
     *out = DIM_IS_SYM(a) ? b : a;        /* prefer the literal */
     ir_add_check(p, p->nstmts - 1, a, b, at, "operands could not be broadcast together");
@@ -448,11 +454,6 @@ Ref build_cumsum(Program *p, Span span, Ref a, int axis)
     return r;
 }
 
-static bool from_the_data(const Program *p, Dim d)
-{
-    return ir_dim_derived_from_data(p, d) || (DIM_IS_SYM(d) && p->syms[DIM_SYMNO(d)].kind == SYM_DATA);
-}
-
 /* a's elements at integer positions: n index arrays for axes axis,
  * axis + 1, ..., broadcast together; their shape takes the place of those
  * axes. */
@@ -492,9 +493,9 @@ Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int 
     }
     for (int i = 0; i < n; i++) {                /* no position fits an empty axis */
         Dim size = va->shape.d[axis + i];
-        if (from_the_data(p, size) || from_the_data(p, count)) {
+        if (ir_dim_from_data(p, size) || ir_dim_from_data(p, count)) {
             diag_error(p->diag, at, "positions or an axis whose length comes from the data (%s) are not supported "
-                                    "yet in indexing", dim_str(p, from_the_data(p, size) ? size : count));
+                                    "yet in indexing", dim_str(p, ir_dim_from_data(p, size) ? size : count));
             return 0;
         }
         if (size == 0 && !DIM_IS_SYM(count) && count > 0) {
@@ -536,9 +537,7 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
     }
     int ka = va->shape.ndim - 1, kb = vb->shape.ndim >= 2 ? vb->shape.ndim - 2 : 0;
     Dim k1 = va->shape.d[ka], k2 = vb->shape.d[kb];
-    bool inputs = DIM_IS_SYM(k1) && DIM_IS_SYM(k2) && p->syms[DIM_SYMNO(k1)].kind == SYM_INPUT &&
-                  p->syms[DIM_SYMNO(k2)].kind == SYM_INPUT;   /* two names for two axes */
-    if (k1 != k2 && ((!DIM_IS_SYM(k1) && !DIM_IS_SYM(k2)) || inputs)) {
+    if (dims_differ(p, k1, k2)) {
         diag_error(p->diag, at, "%s: shapes %s and %s not aligned: %s (dim %d) != %s (dim %d)", what,
                    shape_str(p, &va->shape, va->dtype, false), shape_str(p, &vb->shape, vb->dtype, false),
                    dim_str(p, k1), ka, dim_str(p, k2), kb);

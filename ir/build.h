@@ -32,6 +32,7 @@ typedef struct {
  * terms, broadcast by label; the result's axes are out's labels. At most
  * NPX_MAX_RANK different labels in all. */
 Ref build_contraction(Program *p, Span at, Span span, const Term *t, int n, const int *out, int nout);
+bool dims_differ(const Program *p, Dim a, Dim b);   /* sizes that can never agree */
 bool broadcast_shapes(Program *p, const Shape *a, const Shape *b, Shape *out, Span at);
 npx_dtype weak_common_dtype(Program *p, const Ref *args, int n, bool *all_weak);
 

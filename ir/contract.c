@@ -1,13 +1,12 @@
 /* contract.c: sums of products over labelled axes, the computation behind
- * einsum and matmul of stacks of matrices. Each operand's axes carry labels;
- * the result has the labels `out`, in that order, and every other label is
- * summed over. It is lowered to operations the passes already run well: each
+ * einsum. Each operand's axes carry labels; the result has the labels `out`,
+ * in that order, and every other label is summed over. It is lowered to operations the passes already run well: each
  * operand is viewed with its labels in one order (a transpose, then size-1
  * axes for the labels it lacks), the views are multiplied with broadcasting,
  * and the product is summed over its trailing axes, so that the fused loop
  * over the summed labels reads the product without ever storing it. A product
- * of two matrices (or vectors) goes to build_matmul, which has BLAS and cuBLAS
- * behind it. Sizes are the callers' to check: they know what the user wrote. */
+ * of two matrices, vectors or stacks of matrices goes to build_matmul, which
+ * has BLAS and cuBLAS behind it. Sizes are the callers' to check: they know what the user wrote. */
 #include <string.h>
 #include "build.h"
 
@@ -96,13 +95,7 @@ static Ref as_matmul(Program *p, Span at, Span span, const Term *t, const int *o
  * rest. 0 when no label can go yet. */
 static Ref first_pair(Program *p, Span at, Span span, const Term *t, int n, const int *out, int nout)
 {
-    npx_dtype common = V(p, t[0].ref)->dtype;    /* NumPy computes every product in it */
-    for (int i = 1; i < n; i++)
-        common = dtype_promote(common, V(p, t[i].ref)->dtype);
-    Term pair[2] = { t[0], t[1] }, rest[NPX_MAX_RANK] = { { 0, 0, { 0 } } };
-    for (int side = 0; side < 2; side++)
-        if (V(p, pair[side].ref)->dtype != common)
-            pair[side].ref = build_cast(p, span, pair[side].ref, common);
+    Term rest[NPX_MAX_RANK] = { { 0, 0, { 0 } } };
     bool drops = false;
     for (int side = 0; side < 2; side++)
         for (int k = 0; k < t[side].ndim; k++) {
@@ -117,6 +110,13 @@ static Ref first_pair(Program *p, Span at, Span span, const Term *t, int n, cons
         }
     if (!drops)
         return 0;
+    npx_dtype common = V(p, t[0].ref)->dtype;    /* NumPy computes every product in it */
+    for (int i = 1; i < n; i++)
+        common = dtype_promote(common, V(p, t[i].ref)->dtype);
+    Term pair[2] = { t[0], t[1] };
+    for (int side = 0; side < 2; side++)
+        if (V(p, pair[side].ref)->dtype != common)
+            pair[side].ref = build_cast(p, span, pair[side].ref, common);
     rest[0].ref = build_contraction(p, at, span, pair, 2, rest[0].label, rest[0].ndim);
     memcpy(rest + 1, t + 2, sizeof(Term) * (size_t)(n - 2));
     return build_contraction(p, at, span, rest, n - 1, out, nout);

@@ -240,16 +240,16 @@ bool shape_equal(const Shape *a, const Shape *b)
     return a->ndim == b->ndim && memcmp(a->d, b->d, sizeof(Dim) * (size_t)a->ndim) == 0;
 }
 
-static bool from_data(const Program *p, Dim d)
+bool ir_dim_from_data(const Program *p, Dim d)
 {
     if (!DIM_IS_SYM(d))
         return false;
     const Sym *s = &p->syms[DIM_SYMNO(d)];
     bool any = s->kind == SYM_DATA;
     for (int k = 0; k < s->factors.ndim && !any; k++)
-        any = from_data(p, s->factors.d[k]);
-    return any || (s->kind == SYM_SLICE && from_data(p, s->base)) ||
-           (s->kind == SYM_QUOTIENT && (from_data(p, s->base) || from_data(p, s->divisor)));
+        any = ir_dim_from_data(p, s->factors.d[k]);
+    return any || (s->kind == SYM_SLICE && ir_dim_from_data(p, s->base)) ||
+           (s->kind == SYM_QUOTIENT && (ir_dim_from_data(p, s->base) || ir_dim_from_data(p, s->divisor)));
 }
 
 bool ir_dim_at_most_one(const Program *p, Dim d)
@@ -269,7 +269,7 @@ bool ir_dim_at_most_one(const Program *p, Dim d)
 
 bool ir_dim_derived_from_data(const Program *p, Dim d)
 {
-    return DIM_IS_SYM(d) && p->syms[DIM_SYMNO(d)].kind != SYM_DATA && from_data(p, d);
+    return DIM_IS_SYM(d) && p->syms[DIM_SYMNO(d)].kind != SYM_DATA && ir_dim_from_data(p, d);
 }
 
 const char *dim_str(Program *p, Dim d)

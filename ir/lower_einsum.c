@@ -105,10 +105,7 @@ static bool sizes_agree(const Subscripts *s, const Term *t, int n, Span *at)
             for (int j = 0; j < i; j++)
                 for (int m = 0; m < t[j].ndim; m++) {
                     Dim a = V(p, t[j].ref)->shape.d[m], b = V(p, t[i].ref)->shape.d[k];
-                    if (t[j].label[m] != t[i].label[k] || a == b || a == 1 || b == 1 ||
-                        DIM_IS_SYM(a) != DIM_IS_SYM(b) ||
-                        (DIM_IS_SYM(a) && (p->syms[DIM_SYMNO(a)].kind != SYM_INPUT ||
-                                           p->syms[DIM_SYMNO(b)].kind != SYM_INPUT)))
+                    if (t[j].label[m] != t[i].label[k] || a == 1 || b == 1 || !dims_differ(p, a, b))
                         continue;
                     int l = t[i].label[k];
                     const Value *vj = V(p, t[j].ref), *vi = V(p, t[i].ref);
