@@ -113,9 +113,94 @@ static void emit_output(Emitter *e, int j, const Value *v)
 
 static void emit_trace_and_frees(Emitter *e, const IrStmt *st)
 {
-    emit_trace(e, st, V(e->p, st->value));
+    if (st->kind == ST_INPUT || st->kind == ST_ASSIGN)   /* a name the source binds */
+        emit_trace(e, st, V(e->p, st->value));
     for (int f = 0; f < st->nfrees; f++)
         e->t->free(e, V(e->p, st->frees[f]));
+}
+
+/* The condition that the loop runs again; its start and stop are
+ * computed where the loop starts. */
+static const char *loop_condition(Emitter *e, const Loop *lp, const char *i)
+{
+    return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", cx_value(e, lp->stop, NULL, NPX_I64));
+}
+
+/* for name in range(...): the counter is the C loop variable. Names bound
+ * only inside the loop are declared before it. */
+static void emit_loop_open(Emitter *e, const IrStmt *st)
+{
+    Program *p = e->p;
+    const Loop *lp = &p->loops[st->loop];
+    const char *i = p->syms[lp->counter].cvar;
+    emit_blank(e);
+    emit_line(e, "/* line %d: %s */", st->line, st->text);
+    for (int k = 0; k < lp->ncarries; k++) {
+        const Value *c = V(p, lp->carry[k]);
+        if (!lp->late[k])
+            continue;
+        if (c->shape.ndim == 0 && e->t->scalar_locals)
+            emit_line(e, "%s %s = 0; /* %s, bound in the loop */", dtype_ctype(c->dtype), c->cname, lp->name[k]);
+        else
+            emit_line(e, "%s *%s = NULL; /* %s, bound in the loop */", dtype_ctype(c->dtype), c->cname, lp->name[k]);
+    }
+    const char *step = lp->step == 1 ? arena_printf(p->arena, "%s++", i)
+                                     : arena_printf(p->arena, "%s += %lld", i, (long long)lp->step);
+    emit_open(e, "for (int64_t %s = %s; %s; %s)", i, cx_value(e, lp->start, NULL, NPX_I64), loop_condition(e, lp, i),
+              step);
+}
+
+static bool is_output(const Program *p, Ref r)
+{
+    for (int j = 0; j < p->noutputs; j++)
+        if (p->output_vals[j] == r)
+            return true;
+    return false;
+}
+
+/* The end of an iteration: each carried name takes its new value, whose
+ * buffer it owns from now on (the old one is freed). After the loop: a
+ * name bound only inside it has no value if it ran zero times; then the
+ * buffers the loop read are freed. */
+static void emit_loop_close(Emitter *e, const IrStmt *st)
+{
+    Program *p = e->p;
+    const Loop *lp = &p->loops[st->loop];
+    const char *names[2] = { NULL, NULL };       /* carried, kept for after the loop */
+    for (int k = 0; k < lp->ncarries; k++) {
+        const char **list = &names[lp->late[k]];
+        *list = *list ? arena_printf(p->arena, "%s, %s", *list, lp->name[k]) : lp->name[k];
+    }
+    if (lp->ncarries)
+        emit_blank(e);
+    if (names[0])
+        emit_line(e, "/* the next iteration reads the new %s */", names[0]);
+    if (names[1])
+        emit_line(e, "/* %s: the last iteration's, for after the loop */", names[1]);
+    for (int k = 0; k < lp->ncarries; k++) {
+        const Value *c = V(p, lp->carry[k]), *next = V(p, lp->next[k]);
+        if (c->owned && lp->late[k])
+            emit_line(e, "if (%s)", c->cname);
+        e->indent += c->owned && lp->late[k];
+        if (c->owned)
+            e->t->free(e, c);
+        e->indent -= c->owned && lp->late[k];
+        emit_line(e, "%s = %s;", c->cname, next->cname);
+    }
+    emit_close(e, arena_printf(p->arena, "for %s", st->name));
+    const char *start = cx_value(e, lp->start, NULL, NPX_I64);
+    const Value *first = V(p, lp->start), *stop = V(p, lp->stop);
+    bool runs = first->kind == IR_LITERAL && stop->kind == IR_LITERAL &&
+                (lp->step > 0 ? first->ival < stop->ival : first->ival > stop->ival);
+    for (int k = 0; k < lp->ncarries; k++) {
+        const Value *c = V(p, lp->carry[k]);
+        if (!lp->late[k] || runs || (!c->uses && !is_output(p, lp->carry[k])))
+            continue;
+        emit_line(e, "if (!(%s))", loop_condition(e, lp, start));
+        emit_line(e, "    npx_runtime_error(st, %d, \"name '%s' is not defined: the loop ran zero times\");", st->line,
+                  lp->name[k]);
+    }
+    emit_trace_and_frees(e, st);
 }
 
 static void emit_statement(Emitter *e, int s)
@@ -129,8 +214,12 @@ static void emit_statement(Emitter *e, int s)
     for (Ref r = 1; r < p->nvals; r++) {
         if (!ir_stores(p, s, r))
             continue;
-        if (V(p, r)->kind == IR_INPUT)
-            e->t->input(e, V(p, r));
+        const Value *v = V(p, r);
+        if (v->kind == IR_INPUT)
+            e->t->input(e, v);
+        else if (v->adopts)
+            emit_line(e, "%s *%s = %s; /* the loop takes over %s's buffer: nothing reads it after */",
+                      dtype_ctype(v->dtype), v->cname, V(p, v->args[0])->cname, V(p, v->args[0])->cname);
         else
             emit_value(e, r, st);
     }
@@ -186,7 +275,7 @@ static bool shape_has(const Shape *s, int sym)
  * value that is computed or read, in a size, a check or another length? */
 static bool sym_read(const Program *p, int sym)
 {
-    if (p->syms[sym].kind == SYM_INPUT || p->syms[sym].kind == SYM_DATA)
+    if (p->syms[sym].kind == SYM_INPUT || p->syms[sym].kind == SYM_DATA || p->syms[sym].kind == SYM_LOOP)
         return false;
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = &p->vals[r];
@@ -245,9 +334,14 @@ static void emit_run(Emitter *e)
         emit_line(e, "(void)st; /* an empty program: nothing to compute */");
     e->t->begin_run(e);
     for (int s = 0; s < p->nstmts; s++) {
-        const RowGroup *g = p->stmts[s].group ? &p->groups[p->stmts[s].group] : NULL;
+        const IrStmt *st = &p->stmts[s];
+        const RowGroup *g = st->group ? &p->groups[st->group] : NULL;
         if (g)
             emit_row_group(e, g);
+        else if (st->kind == ST_FOR)
+            emit_loop_open(e, st);
+        else if (st->kind == ST_END)
+            emit_loop_close(e, st);
         else
             emit_statement(e, s);
         s = g ? g->last : s;

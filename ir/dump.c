@@ -92,7 +92,12 @@ void ir_dump(FILE *out, Program *p, const char *title)
         for (; r < p->nvals && p->vals[r].stmt <= s; r++)
             dump_value(out, p, r);
         if (st->value)
-            fprintf(out, "    %s = %%%d\n", st->name, st->value);
+            fprintf(out, "    %s = %%%d%s\n", st->name, st->value, st->kind == ST_CARRY ? " (carried)" : "");
+        const Loop *lp = st->kind == ST_FOR || st->kind == ST_END ? &p->loops[st->loop] : NULL;
+        if (lp && st->kind == ST_FOR)
+            fprintf(out, "    loop %s in range(%%%d, %%%d, %lld)\n", st->name, lp->start, lp->stop, (long long)lp->step);
+        for (int k = 0; lp && st->kind == ST_END && k < lp->ncarries; k++)
+            fprintf(out, "    next %%%d = %%%d%s\n", lp->carry[k], lp->next[k], lp->late[k] ? " (bound in the loop)" : "");
         for (int f = 0; f < st->nfrees; f++)
             fprintf(out, "    free %%%d\n", st->frees[f]);
     }
@@ -105,8 +110,10 @@ void ir_print_shapes(FILE *out, Program *p)
     for (int s = 0; s < p->nstmts; s++) {
         const IrStmt *st = &p->stmts[s];
         const Value *v = V(p, st->value);
-        fprintf(out, "%s:%d: %s: %s%s\n", p->source, st->line, st->name,
-                shape_str(p, &v->shape, v->dtype, v->weak), st->kind == ST_INPUT ? " (input)" : "");
+        if (st->kind == ST_FOR || st->kind == ST_END)
+            continue;
+        fprintf(out, "%s:%d: %s: %s%s\n", p->source, st->line, st->name, shape_str(p, &v->shape, v->dtype, v->weak),
+                st->kind == ST_INPUT ? " (input)" : st->kind == ST_CARRY ? " (carried by the loop)" : "");
     }
     for (int j = 0; j < p->noutputs; j++) {
         const Value *v = V(p, p->output_vals[j]);

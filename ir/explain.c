@@ -42,11 +42,34 @@ static void explain_end(FILE *out, Program *p)
                      "one launch of it\n", p->source);
 }
 
+/* A loop: how often its lines run, and the names it carries. */
+static void explain_loop(FILE *out, Program *p, const IrStmt *st)
+{
+    const Loop *lp = &p->loops[st->loop];
+    int last = st->line;
+    for (int s = lp->first + 1; s < lp->last; s++)
+        last = p->stmts[s].line > last ? p->stmts[s].line : last;
+    fprintf(out, "%s:%d: %s\n    loop: lines %d-%d run once for each value of %s\n", p->source, st->line, st->text,
+            st->line + 1, last, st->name);
+    for (int k = 0; k < lp->ncarries; k++) {
+        const Value *c = V(p, lp->carry[k]);
+        const char *start = lp->late[k] ? "bound in the loop, read after it"
+                            : c->adopts ? "its buffer before the loop taken over (nothing else reads it)"
+                                        : "copied once before the loop";
+        fprintf(out, "    carried: %s %s, %s; each iteration's new %s takes its place (no copy)\n", lp->name[k],
+                shape_str(p, &c->shape, c->dtype, c->weak), start, lp->name[k]);
+    }
+}
+
 void ir_explain(FILE *out, Program *p)
 {
     for (int s = 0; s < p->nstmts; s++) {
         const IrStmt *st = &p->stmts[s];
         const Value *sv = V(p, st->value);
+        if (st->kind == ST_FOR)
+            explain_loop(out, p, st);
+        if (st->kind == ST_FOR || st->kind == ST_END || st->kind == ST_CARRY)
+            continue;
         const RowGroup *g = st->group ? &p->groups[st->group] : NULL;
         if (g && g->first == s) {
             int last = p->stmts[g->last].line;

@@ -80,6 +80,9 @@ void ir_fuse(Program *p)
     bool *named = arena_alloc(p->arena, (size_t)p->nvals);
     for (int s = 0; s < p->nstmts; s++)
         named[p->stmts[s].value] = true;
+    for (int i = 0; i < p->nloops; i++)          /* a loop's carried values are variables */
+        for (int k = 0; k < p->loops[i].ncarries; k++)
+            named[p->loops[i].carry[k]] = named[p->loops[i].next[k]] = true;
     bool *reshaped = arena_alloc(p->arena, (size_t)p->nvals);   /* read in C order by a reshape */
     for (Ref r = 1; r < p->nvals; r++)
         if (p->vals[r].kind == IR_RESHAPE)

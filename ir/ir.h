@@ -38,6 +38,7 @@ typedef enum {
     SYM_PRODUCT,    /* a product of sizes, symbols among them: B*V (x.reshape(-1)) */
     SYM_QUOTIENT,   /* base / divisor, a size inferred by reshape: B*V/6 (x.reshape(-1, 6)) */
     SYM_SUM,        /* factors.d[0] + factors.d[1], concatenate's axis: B+3 */
+    SYM_LOOP,       /* a loop's counter (for i in range(...)), never a size */
 } SymKind;
 
 typedef struct {
@@ -130,11 +131,18 @@ typedef struct {
     const char *row_cname;       /* schedule: "e_row" */
     int last_stmt;               /* schedule: last statement that reads it */
     bool owned;                  /* schedule: a buffer this program allocated */
+    bool adopts;                 /* schedule: an ST_CARRY value that takes its entry value's buffer
+                                    (read by nothing after) instead of copying it */
 } Value;
 
 typedef enum {
     ST_INPUT,       /* input x: ...        value is the IR_INPUT */
     ST_ASSIGN,      /* name = expr         value is the result */
+    ST_CARRY,       /* before a loop: a copy of a name the loop rebinds, which carries it from one
+                       iteration to the next (value, an IR_CAST; Loop.next replaces it) */
+    ST_FOR,         /* for name in range(...): the statements up to its ST_END run again and
+                       again (loop; no value) */
+    ST_END,         /* the end of loop `loop`'s body (no value) */
 } IrStmtKind;
 
 /* A run-time check, emitted before the statement. */
@@ -167,7 +175,28 @@ typedef struct {
     Ref *frees;                  /* schedule: buffers to free after this statement */
     int nfrees, capfrees;
     int group;                   /* schedule: its row group (index into Program.groups), 0: none */
+    int loop;                    /* ST_FOR, ST_END: index into Program.loops */
 } IrStmt;
+
+/* for name in range(start, stop, step): statements first+1 .. last-1 run
+ * once for each value of the counter. A name the body rebinds is carried:
+ * carry[k] holds it, and at the end of each iteration takes the body's last
+ * value of it, next[k] (the same dtype and shape), whose buffer it then
+ * owns. A name bound before the loop starts as a copy (an ST_CARRY value,
+ * before the loop); one bound only inside it (late[k]) has no value until
+ * the first iteration ends: carry[k] is an IR_CAST of next[k] whose
+ * statement is the ST_END, and reading it after a loop that ran zero times
+ * is an error, as in Python. */
+typedef struct {
+    int first, last;             /* the ST_FOR and ST_END statements */
+    int counter;                 /* its SYM_LOOP symbol */
+    Ref start, stop;             /* int64 scalars the host knows (literals, sizes, counters) */
+    int64_t step;                /* not 0 */
+    Ref *carry, *next;
+    const char **name;
+    bool *late;
+    int ncarries;
+} Loop;
 
 /* A row group (schedule): statements first..last whose values all have the
  * same first axis, `rows` long, and read each other only within one row of
@@ -199,6 +228,8 @@ typedef struct {
     int ninputs, capinputs;
     RowGroup *groups;            /* groups[0] is unused */
     int ngroups, capgroups;
+    Loop *loops;
+    int nloops, caploops;
     const char **outputs;        /* output names */
     Ref *output_vals;            /* the value each output has at the end */
     int noutputs, capoutputs;

@@ -22,7 +22,7 @@ static const char *stmt_text(Lower *L, Span span)
     return t;
 }
 
-static int new_stmt(Lower *L, IrStmtKind kind, const Stmt *s, const char *name)
+int lower_new_stmt(Lower *L, IrStmtKind kind, const Stmt *s, const char *name)
 {
     Program *p = L->p;
     p->stmts = arena_grow(p->arena, p->stmts, &p->capstmts, p->nstmts + 1, sizeof(IrStmt));
@@ -39,12 +39,15 @@ static int new_stmt(Lower *L, IrStmtKind kind, const Stmt *s, const char *name)
 Binding *lower_find(Lower *L, const char *name)
 {
     for (int i = L->nbind - 1; i >= 0; i--)
-        if (L->bind[i].name == name)
+        if (L->bind[i].name == name) {
+            if (L->bind[i].kind == BIND_LATE)
+                lower_carry_out(L, &L->bind[i]);
             return &L->bind[i];
+        }
     return NULL;
 }
 
-static Binding *bind(Lower *L, const char *name, BindKind kind, Span span)
+Binding *lower_bind(Lower *L, const char *name, BindKind kind, Span span)
 {
     Binding *b = lower_find(L, name);
     if (!b) {
@@ -65,7 +68,7 @@ static bool lower_decl_dim(Lower *L, Expr *e, Dim *out)
     if (e->kind == EXPR_NAME && !e->np_prefix) {
         Binding *b = lower_find(L, e->name);
         if (!b) {
-            b = bind(L, e->name, BIND_SYM, e->span);
+            b = lower_bind(L, e->name, BIND_SYM, e->span);
             b->sym = ir_add_sym(p, e->name, SYM_INPUT);
         }
         if (b->kind == BIND_SYM) {
@@ -90,7 +93,7 @@ static void lower_input(Lower *L, const Stmt *s)
     npx_dtype t;
     if (!dtype_from_name(s->dtype, &t)) {
         diag_error(p->diag, s->dtype_span, "unknown dtype '%s'; use bool, i32, i64, f32 or f64", s->dtype);
-        bind(L, s->name, BIND_VALUE, s->name_span);    /* declared all the same: no more errors about it */
+        lower_bind(L, s->name, BIND_VALUE, s->name_span);    /* declared all the same: no more errors about it */
         return;
     }
     Binding *old = lower_find(L, s->name);
@@ -113,7 +116,7 @@ static void lower_input(Lower *L, const Stmt *s)
         diag_error(p->diag, s->name_span, "'%s' is already used as a size symbol", s->name);
         return;
     }
-    int st = new_stmt(L, ST_INPUT, s, s->name);
+    int st = lower_new_stmt(L, ST_INPUT, s, s->name);
     p->inputs = arena_grow(p->arena, p->inputs, &p->capinputs, p->ninputs + 1, sizeof(IrInput));
     p->inputs[p->ninputs] = (IrInput){ s->name, t, shape, p->stmts[st].line };
     Ref r = ir_new(p, IR_INPUT, s->name_span);
@@ -122,7 +125,7 @@ static void lower_input(Lower *L, const Stmt *s)
     V(p, r)->index = p->ninputs++;
     p->stmts[st].value = r;
     p->stmts[st].version = 1;
-    Binding *b = bind(L, s->name, BIND_VALUE, s->name_span);
+    Binding *b = lower_bind(L, s->name, BIND_VALUE, s->name_span);
     b->value = r;
     b->version = 1;
 }
@@ -136,7 +139,7 @@ static void lower_const(Lower *L, const Stmt *s)
     }
     if (!lower_const_int(L, s->value, &n))
         return;
-    Binding *b = bind(L, s->name, BIND_CONST, s->name_span);
+    Binding *b = lower_bind(L, s->name, BIND_CONST, s->name_span);
     b->ival = n;
 }
 
@@ -162,6 +165,10 @@ static void lower_output(Lower *L, const Stmt *s)
 static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
 {
     Program *p = L->p;
+    if (b && b->kind == BIND_GONE) {
+        lower_gone(L, b, s->name_span);
+        return 0;
+    }
     if (!b || b->kind != BIND_VALUE) {
         diag_error(p->diag, s->name_span, "name '%s' is not defined", s->name);
         return 0;
@@ -196,19 +203,26 @@ static void lower_assign(Lower *L, const Stmt *s)
     Program *p = L->p;
     Binding *b = lower_find(L, s->name);
     if (b && (b->kind == BIND_SYM || b->kind == BIND_CONST)) {
-        diag_error(p->diag, s->name_span, "cannot assign to '%s': it is a %s", s->name,
-                   b->kind == BIND_SYM ? "size symbol" : "const");
+        diag_error(p->diag, s->name_span, "cannot assign to '%s': it is %s", s->name,
+                   b->kind == BIND_CONST                     ? "a const"
+                   : p->syms[b->sym].kind == SYM_LOOP ? "the loop's counter (it takes the next value of range(...) "
+                                                        "at each iteration)"
+                                                      : "a size symbol");
         return;
     }
-    int st = new_stmt(L, ST_ASSIGN, s, s->name);
+    int st = lower_new_stmt(L, ST_ASSIGN, s, s->name);
     int first_val = p->nvals;
     Ref r = s->op == AST_NOP ? lower_expr(L, s->value) : lower_augmented(L, s, b);
     /* Values are never aliased: a statement that only names an existing value
-     * (y = x) gets its own copy. */
-    if (r && r < first_val && !V(p, r)->weak)
+     * (y = x) gets its own copy. So does a Python number in a loop, where
+     * it may be carried to the next iteration in a variable of its own. */
+    if (r && r < first_val && (!V(p, r)->weak || L->loops > 0)) {
+        bool weak = V(p, r)->weak;
         r = build_cast(p, s->span, r, V(p, r)->dtype);
+        V(p, r)->weak = weak;
+    }
     Ref before = b && b->kind == BIND_VALUE ? b->value : 0;
-    b = bind(L, s->name, BIND_VALUE, s->name_span);
+    b = lower_bind(L, s->name, BIND_VALUE, s->name_span);
     b->value = r || s->op == AST_NOP ? r : before;   /* a failed x += e leaves x as it was */
     b->version++;
     p->stmts[st].value = r;
@@ -221,7 +235,9 @@ static void check_outputs(Lower *L)
     p->output_vals = arena_alloc(p->arena, sizeof(Ref) * (size_t)(p->noutputs + 1));
     for (int j = 0; j < p->noutputs; j++) {
         Binding *b = lower_find(L, p->outputs[j]);
-        if (!b || b->kind != BIND_VALUE)
+        if (b && b->kind == BIND_GONE)
+            lower_gone(L, b, L->output_spans[j]);
+        else if (!b || b->kind != BIND_VALUE)
             diag_error(p->diag, L->output_spans[j], "output '%s' is never assigned", p->outputs[j]);
         else
             p->output_vals[j] = b->value;
@@ -247,24 +263,38 @@ static void check_sizes(Program *p, Ref first)
     }
 }
 
+void lower_statement(Lower *L, const Stmt *s)
+{
+    Program *p = L->p;
+    Ref first = p->nvals ? p->nvals : 1;
+    if (L->loops > 0 && s->kind != STMT_ASSIGN && s->kind != STMT_FOR) {
+        diag_error(p->diag, s->span, "only assignments and loops can be inside a loop; "
+                   "declare inputs, consts and outputs before it");
+        return;
+    }
+    if (s->kind == STMT_FOR) {                    /* its statements hold their own messages */
+        lower_for(L, s);
+        return;
+    }
+    diag_hold(p->diag);
+    switch (s->kind) {
+    case STMT_INPUT: lower_input(L, s); break;
+    case STMT_CONST: lower_const(L, s); break;
+    case STMT_OUTPUT: lower_output(L, s); break;
+    case STMT_ASSIGN: lower_assign(L, s); break;
+    case STMT_FOR: break;
+    }
+    check_sizes(p, first);
+    diag_release(p->diag);
+}
+
 bool ir_lower(Program *p, const void *tree)
 {
     const AstProgram *ast = tree;
     Lower L = { .p = p };
     int errors = p->diag->errors;
-    for (int i = 0; i < ast->n; i++) {
-        const Stmt *s = ast->v[i];
-        Ref first = p->nvals ? p->nvals : 1;
-        diag_hold(p->diag);
-        switch (s->kind) {
-        case STMT_INPUT: lower_input(&L, s); break;
-        case STMT_CONST: lower_const(&L, s); break;
-        case STMT_OUTPUT: lower_output(&L, s); break;
-        case STMT_ASSIGN: lower_assign(&L, s); break;
-        }
-        check_sizes(p, first);
-        diag_release(p->diag);
-    }
+    for (int i = 0; i < ast->n; i++)
+        lower_statement(&L, ast->v[i]);
     check_outputs(&L);
     return p->diag->errors == errors;
 }

@@ -8,7 +8,11 @@
 typedef enum {
     BIND_VALUE,     /* an input or an assigned name: value, version */
     BIND_CONST,     /* const K = 1000: ival */
-    BIND_SYM,       /* a size symbol from an input declaration: sym */
+    BIND_SYM,       /* a size symbol from an input declaration, or a loop's counter: sym */
+    BIND_GONE,      /* after a loop, its counter: ival is the loop's line */
+    BIND_LATE,      /* after a loop, a name bound only inside it: value is its last value in
+                       the loop, ival the loop; lower_find makes it a carried name when it is
+                       read (lower_loop.c) */
 } BindKind;
 
 typedef struct {
@@ -28,6 +32,7 @@ typedef struct {
     Span *output_spans;
     int capspans;
     int depth;                   /* of lower_expr calls inside one another */
+    int loops;                   /* the loops the statement being lowered is in */
 } Lower;
 
 /* A call being lowered: NumPy's function, or a method with its array as the
@@ -42,6 +47,13 @@ typedef struct {
 typedef Ref (*Handler)(Lower *L, Call *c, int arg);
 
 Binding *lower_find(Lower *L, const char *name);
+Binding *lower_bind(Lower *L, const char *name, BindKind kind, Span span);
+int lower_new_stmt(Lower *L, IrStmtKind kind, const Stmt *s, const char *name);
+void lower_statement(Lower *L, const Stmt *s);
+/* lower_loop.c */
+void lower_for(Lower *L, const Stmt *s);
+void lower_gone(Lower *L, const Binding *b, Span at);   /* reports a use of a BIND_GONE name */
+void lower_carry_out(Lower *L, Binding *b);              /* BIND_LATE to BIND_VALUE */
 Ref lower_expr(Lower *L, const Expr *e);
 Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b);
 /* A compile-time integer: literals, consts and + - * // of them. */

@@ -134,7 +134,7 @@ bool lower_dim(Lower *L, const Expr *e, Dim *out)
     Program *p = P(L);
     if (e->kind == EXPR_NAME && !e->np_prefix) {
         Binding *b = lower_find(L, e->name);
-        if (b && b->kind == BIND_SYM) {
+        if (b && b->kind == BIND_SYM && p->syms[b->sym].kind != SYM_LOOP) {
             *out = DIM_SYM(b->sym);
             return true;
         }
@@ -156,6 +156,12 @@ bool lower_dim(Lower *L, const Expr *e, Dim *out)
     if (v->kind == IR_LITERAL && dtype_is_int(v->dtype) && v->ival >= 0) {
         *out = v->ival;
         return true;
+    }
+    if (v->kind == IR_DIMVAL && v->dims.ndim == 1 && DIM_IS_SYM(v->dims.d[0]) &&
+        p->syms[DIM_SYMNO(v->dims.d[0])].kind == SYM_LOOP) {
+        diag_error(p->diag, e->span, "a size cannot change from one iteration of a loop to the next: "
+                                     "'%s' is the loop's counter", p->syms[DIM_SYMNO(v->dims.d[0])].name);
+        return false;
     }
     if (v->kind == IR_DIMVAL && v->dims.ndim == 1) {
         *out = v->dims.d[0];
@@ -665,6 +671,10 @@ static Ref lower_name(Lower *L, const Expr *e)
         return build_literal(p, e->span, NPX_I64, b->ival, (double)b->ival, true);
     if (b && b->kind == BIND_SYM)
         return build_dimval(p, e->span, &(Shape){ 1, { DIM_SYM(b->sym) } });
+    if (b && b->kind == BIND_GONE) {
+        lower_gone(L, b, e->span);
+        return 0;
+    }
     static const struct { const char *name; double v; } constants[] = {
         { "pi", 3.141592653589793 }, { "e", 2.718281828459045 }, { "inf", INFINITY }, { "nan", NAN },
     };

@@ -4,7 +4,8 @@
  * memory is what is live, not one buffer per expression. Statements run in
  * source order; values inside a statement in the order they were built, which
  * is an order where operands come first; runs of statements over the same
- * rows run row by row (rows.c). */
+ * rows run row by row (rows.c); a loop's statements once per iteration, so
+ * what they read from before the loop lives until it ends. */
 #include <string.h>
 #include "ir.h"
 
@@ -111,6 +112,10 @@ static void name_values(Program *p)
         const char *want = st->version > 1 ? arena_printf(p->arena, "%s_%d", st->name, st->version) : st->name;
         p->vals[st->value].cname = unique(p, &names, want);
     }
+    for (int i = 0; i < p->nloops; i++)          /* a name bound only inside a loop, after it */
+        for (int k = 0; k < p->loops[i].ncarries; k++)
+            if (p->loops[i].late[k])
+                p->vals[p->loops[i].carry[k]].cname = unique(p, &names, p->loops[i].name[k]);
     for (int i = 0; i < p->nsyms; i++)           /* B-1 is B_1, B*V is B_V */
         if (p->syms[i].kind != SYM_INPUT && p->syms[i].kind != SYM_DATA)
             p->syms[i].cvar = unique(p, &names, c_identifier(p, p->syms[i].name));
@@ -147,16 +152,60 @@ static void find_last_uses(Program *p, bool *is_output)
             is_output[p->output_vals[j]] = true;
 }
 
+/* A buffer read inside a loop lives until the loop ends; a carried name's
+ * buffer too (the next iteration reads it), and each iteration's last value
+ * of it, which takes its place at the end of the iteration (moved: never
+ * freed on its own). Inner loops first, as they end inside outer ones. */
+static void live_through_loops(Program *p, bool *moved)
+{
+    for (int i = p->nloops - 1; i >= 0; i--) {
+        const Loop *lp = &p->loops[i];
+        for (Ref r = 1; r < p->nvals; r++) {
+            Value *v = &p->vals[r];
+            if (v->stmt < lp->first && v->last_stmt > lp->first && v->last_stmt < lp->last)
+                v->last_stmt = lp->last;
+        }
+        for (int k = 0; k < lp->ncarries; k++) {
+            Value *c = &p->vals[lp->carry[k]];
+            if (c->last_stmt < lp->last)
+                c->last_stmt = lp->last;
+            if (lp->next[k]) {
+                p->vals[lp->next[k]].last_stmt = lp->last;
+                moved[lp->next[k]] = true;
+            }
+        }
+    }
+}
+
+/* A loop's carried name starts as a copy of its value before the loop,
+ * unless nothing reads that value after: then it takes its buffer. */
+static void adopt_entries(Program *p, const bool *is_output, bool *moved)
+{
+    for (int s = 0; s < p->nstmts; s++) {
+        if (p->stmts[s].kind != ST_CARRY)
+            continue;
+        Value *c = &p->vals[p->stmts[s].value];
+        Ref from = c->args[0];
+        if (c->owned && p->vals[from].owned && !is_output[from] && !moved[from] && p->vals[from].last_stmt == s)
+            c->adopts = moved[from] = true;
+    }
+}
+
 void ir_schedule(Program *p)
 {
-    bool *is_output = arena_alloc(p->arena, (size_t)p->nvals);
+    bool *is_output = arena_alloc(p->arena, (size_t)p->nvals), *moved = arena_alloc(p->arena, (size_t)p->nvals);
     find_last_uses(p, is_output);
+    live_through_loops(p, moved);
     schedule_rows(p, is_output);
     name_values(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
-        v->owned = v->materialize && v->kind != IR_INPUT && v->shape.ndim > 0;
-        if (!v->owned || is_output[r])
+        v->owned = v->materialize && v->kind != IR_INPUT && (v->shape.ndim > 0 || p->cuda);
+    }
+    adopt_entries(p, is_output, moved);
+    for (Ref r = 1; r < p->nvals; r++) {
+        Value *v = &p->vals[r];
+        if (!v->owned || is_output[r] || moved[r])
             continue;
         IrStmt *st = &p->stmts[v->last_stmt];
         st->frees = arena_grow(p->arena, st->frees, &st->capfrees, st->nfrees + 1, sizeof(Ref));

@@ -24,8 +24,17 @@ bool ir_verify(Program *p, const char *after)
         if (v->stmt < 0 || v->stmt >= p->nstmts)
             return fail(p, r, after, "value outside any statement");
     }
-    for (int s = 0; s < p->nstmts; s++)
-        if (p->stmts[s].value <= 0 || p->stmts[s].value >= p->nvals)
-            return fail(p, 0, after, "statement without a value");
+    for (int s = 0; s < p->nstmts; s++) {
+        const IrStmt *st = &p->stmts[s];
+        bool loop = st->kind == ST_FOR || st->kind == ST_END;
+        if (loop ? st->value != 0 : st->value <= 0 || st->value >= p->nvals)
+            return fail(p, 0, after, loop ? "a loop statement with a value" : "statement without a value");
+    }
+    for (int i = 0; i < p->nloops; i++) {
+        const Loop *lp = &p->loops[i];
+        for (int k = 0; k < lp->ncarries; k++)
+            if (lp->next[k] && (p->vals[lp->next[k]].stmt <= lp->first || p->vals[lp->next[k]].stmt >= lp->last))
+                return fail(p, lp->next[k], after, "a carried value not made in its loop");
+    }
     return true;
 }

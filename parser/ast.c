@@ -151,8 +151,11 @@ static void dump_expr(FILE *out, const Expr *e)
     }
 }
 
-static void dump_stmt(FILE *out, const Stmt *s)
+static void dump_stmts(FILE *out, const AstProgram *p, int depth);
+
+static void dump_stmt(FILE *out, const Stmt *s, int depth)
 {
+    fprintf(out, "%*s", 4 * depth, "");
     switch (s->kind) {
     case STMT_INPUT:
         fprintf(out, "input %s: %s", s->name, s->dtype);
@@ -175,12 +178,20 @@ static void dump_stmt(FILE *out, const Stmt *s)
         fprintf(out, "assign %s %s= ", s->name, ast_op_text[s->op]);
         dump_expr(out, s->value);
         break;
+    case STMT_FOR:
+        fprintf(out, "for %s in ", s->name);
+        dump_expr(out, s->value);
+        fputs(":\n", out);
+        dump_stmts(out, &s->body, depth + 1);
+        return;
     }
     fputc('\n', out);
 }
 
-void ast_dump(FILE *out, const AstProgram *p)
+static void dump_stmts(FILE *out, const AstProgram *p, int depth)
 {
     for (int i = 0; i < p->n; i++)
-        dump_stmt(out, p->v[i]);
+        dump_stmt(out, p->v[i], depth);
 }
+
+void ast_dump(FILE *out, const AstProgram *p) { dump_stmts(out, p, 0); }

@@ -91,29 +91,32 @@ typedef enum {
     STMT_CONST,     /* const name = value */
     STMT_OUTPUT,    /* output names... */
     STMT_ASSIGN,    /* name = value, or name op= value (op != AST_NOP) */
+    STMT_FOR,       /* for name in value: body (value is the range(...) call) */
 } StmtKind;
 
-typedef struct Stmt {
+typedef struct Stmt Stmt;
+typedef struct {
+    Stmt **v;
+    int n, cap;
+} AstProgram;                    /* the file's statements, or a loop's body */
+
+struct Stmt {
     StmtKind kind;
     Span span;                   /* the whole statement (for "# line: text" comments) */
-    const char *name;            /* INPUT, CONST, ASSIGN target (interned) */
+    const char *name;            /* INPUT, CONST, ASSIGN target, FOR's counter (interned) */
     Span name_span;
     const char *dtype;           /* INPUT: the dtype as written ("f32", "float32", "np.float32"
                                     is given as "float32"), interned */
     Span dtype_span;
     ExprList dims;               /* INPUT: each an INT or a NAME (size symbol or const) */
-    Expr *value;                 /* CONST, ASSIGN */
+    Expr *value;                 /* CONST, ASSIGN, FOR */
     AstOp op;                    /* ASSIGN: AST_NOP for '=', AST_ADD for '+=', ... */
     Span op_span;                /* ASSIGN: the '=' or 'op=' token */
     const char **names;          /* OUTPUT */
     Span *name_spans;            /* OUTPUT */
     int nnames;                  /* OUTPUT */
-} Stmt;
-
-typedef struct {
-    Stmt **v;
-    int n, cap;
-} AstProgram;
+    AstProgram body;             /* FOR: the lines indented under it */
+};
 
 /* Parse a whole file. Syntax errors go to d (all of them, each located); the
  * statements that parsed are returned all the same. Never exits. */

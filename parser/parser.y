@@ -1,6 +1,7 @@
 /* parser.y: the grammar of .npx, a pure bison parser. It owns the scanner's
  * and parser's shared context (ParseCtx), the syntax error messages (worded
- * for NumPy users), error recovery at the next statement, and parse_program.
+ * for NumPy users), error recovery at the next statement, indentation (the
+ * lines indented under a 'for' are its body, as in Python), and parse_program.
  * The tree it builds is parser/ast.h's; nothing is checked here beyond syntax. */
 %define api.pure full
 %define api.location.type {Span}
@@ -30,6 +31,15 @@ typedef struct {                 /* a token as the scanner returned it */
     bool first_on_line;          /* first token of a physical line */
 } LexTok;
 
+/* A logical line as parsed, before the lines under a 'for' are nested in
+ * it: its statement (NULL for a line that makes none: an import, or a line
+ * with a syntax error) and the offset of its first token, after its indent. */
+typedef struct {
+    Stmt *stmt;
+    int first;
+    bool failed;                 /* a syntax error: the lines under it go with it */
+} ParsedLine;
+
 /* Shared by the scanner (as yyextra) and the parser. */
 typedef struct ParseCtx {
     Arena *arena;
@@ -47,6 +57,10 @@ typedef struct ParseCtx {
     int first_kind;              /* the first token of the current logical line */
     int err_stmt;                /* the logical line of the last syntax error */
     LexTok prev, cur;            /* the last two tokens */
+    int *line_first;             /* the offset of each logical line's first token */
+    int cap_line_first;
+    ParsedLine *lines;           /* every logical line, in order (parser) */
+    int nlines, cap_lines;
 } ParseCtx;
 }
 
@@ -86,6 +100,8 @@ static Stmt *assign_eq(ParseCtx *ctx, ExprList targets, ExprList values, Span op
 static Stmt *input(ParseCtx *ctx, const char *name, Span name_at, Expr *dtype, ExprList dims, Span span);
 static Expr *dtype_name(ParseCtx *ctx, const char *prefix, Span prefix_at, const char *name, Span span);
 static Stmt *output(ParseCtx *ctx, ExprList names, Span span);
+static Stmt *loop(ParseCtx *ctx, const char *name, Span name_at, Expr *range, Span span);
+static void add_line(ParseCtx *ctx, Stmt *s, bool failed);
 static void import(ParseCtx *ctx, const char *module, Span at, const char *alias);
 static Expr *name_expr(ParseCtx *ctx, const char *name, Span at);
 }
@@ -104,7 +120,7 @@ static Expr *name_expr(ParseCtx *ctx, const char *name, Span at);
 %token NEWLINE "end of line"
 %token INPUT "'input'" CONST "'const'" OUTPUT "'output'" IMPORT "'import'" AS "'as'"
 %token TRUE "'True'" FALSE "'False'" NONE "'None'"
-%token AND "'and'" OR "'or'" NOT "'not'"
+%token AND "'and'" OR "'or'" NOT "'not'" FOR "'for'" IN "'in'"
 %token POW "'**'" FLOORDIV "'//'" LSHIFT "'<<'" RSHIFT "'>>'"
 %token LE "'<='" GE "'>='" EQ "'=='" NE "'!='" ELLIPSIS "'...'"
 %token <op> AUGASSIGN "augmented assignment"
@@ -135,8 +151,8 @@ program:
   ;
 
 line:
-    stmt NEWLINE       { if ($1) ast_push_stmt(ctx->arena, ctx->prog, $1); }
-  | error NEWLINE      { yyerrok; }
+    stmt NEWLINE       { add_line(ctx, $1, false); }
+  | error NEWLINE      { yyerrok; add_line(ctx, NULL, true); }
   ;
 
 stmt:
@@ -151,6 +167,10 @@ stmt:
   | expr                                 { $$ = NULL;
                                            perr(ctx, @1, "this expression's value is not used; "
                                                 "assign it to a name (y = ...)"); }
+  | FOR NAME IN expr ':'                 { $$ = loop(ctx, $2, @2, $4, @$); }
+  | FOR NAME IN expr ':' stmt            { $$ = NULL;
+                                           perr(ctx, @6, "write the loop's body on the lines after "
+                                                "'for', indented"); }
   | IMPORT NAME                          { $$ = NULL; import(ctx, $2, @2, NULL); }
   | IMPORT NAME AS NAME                  { $$ = NULL; import(ctx, $2, @2, $4); }
   ;
@@ -559,6 +579,15 @@ static Stmt *output(ParseCtx *ctx, ExprList names, Span span)
     return s;
 }
 
+static Stmt *loop(ParseCtx *ctx, const char *name, Span name_at, Expr *range, Span span)
+{
+    Stmt *s = stmt_new(ctx, STMT_FOR, span);
+    s->name = name;
+    s->name_span = name_at;
+    s->value = range;
+    return s;
+}
+
 static void import(ParseCtx *ctx, const char *module, Span at, const char *alias)
 {
     if (strcmp(module, "numpy") != 0)
@@ -696,6 +725,74 @@ static void yyerror(Span *at, yyscan_t scanner, ParseCtx *ctx, const char *msg)
     perr(ctx, *at, "%s", strcmp(msg, "memory exhausted") ? msg : "expression is nested too deeply");
 }
 
+/* ---- indentation: the lines under a 'for' are its body -------------------- */
+
+/* A logical line has ended (its NEWLINE was read): recorded with the offset
+ * of its first token, for nest_lines. */
+static void add_line(ParseCtx *ctx, Stmt *s, bool failed)
+{
+    int k = ctx->cur.kind == NEWLINE ? ctx->cur.stmt : ctx->cur.stmt - 1;   /* or it read the next line's first token */
+    ctx->lines = arena_grow(ctx->arena, ctx->lines, &ctx->cap_lines, ctx->nlines + 1, sizeof(ParsedLine));
+    ctx->lines[ctx->nlines++] = (ParsedLine){ s, ctx->line_first[k], failed };
+}
+
+/* The whitespace before a line's first token. */
+static Span indent_of(ParseCtx *ctx, const ParsedLine *l)
+{
+    int len;
+    const char *text = diag_line_text(ctx->diag, l->first, &len);
+    return (Span){ (int)(text - ctx->diag->src), l->first };
+}
+
+typedef enum { SAME, DEEPER, SHALLOWER, MISMATCH } Indent;
+
+/* How line l's indent compares with a block's (Python's rule: the same
+ * characters, or one a prefix of the other). */
+static Indent compare_indent(ParseCtx *ctx, const ParsedLine *l, Span block)
+{
+    Span in = indent_of(ctx, l);
+    int n = in.end - in.begin, m = block.end - block.begin, common = n < m ? n : m;
+    if (memcmp(ctx->diag->src + in.begin, ctx->diag->src + block.begin, (size_t)common) != 0)
+        return MISMATCH;
+    return n == m ? SAME : n > m ? DEEPER : SHALLOWER;
+}
+
+static Span first_token(const ParsedLine *l) { return (Span){ l->first, l->first }; }
+
+/* Lines from *i on that are indented as `block` go into out, each 'for'
+ * taking the more indented lines after it as its body; returns at the
+ * first line indented less. */
+static void nest_lines(ParseCtx *ctx, int *i, Span block, AstProgram *out)
+{
+    while (*i < ctx->nlines) {
+        ParsedLine *l = &ctx->lines[*i];
+        Indent in = compare_indent(ctx, l, block);
+        if (in == SHALLOWER)
+            return;
+        if (in != SAME)                          /* back from a body, but not to this block's level */
+            perr(ctx, first_token(l), in == MISMATCH ? "inconsistent use of tabs and spaces in indentation"
+                                                     : "unindent does not match any outer indentation level");
+        if (l->stmt)
+            ast_push_stmt(ctx->arena, out, l->stmt);
+        (*i)++;
+        bool under = *i < ctx->nlines && compare_indent(ctx, &ctx->lines[*i], indent_of(ctx, l)) == DEEPER;
+        Span inner = under ? indent_of(ctx, &ctx->lines[*i]) : block;
+        if (l->stmt && l->stmt->kind == STMT_FOR) {
+            if (under)
+                nest_lines(ctx, i, inner, &l->stmt->body);
+            else
+                perr(ctx, *i < ctx->nlines ? first_token(&ctx->lines[*i]) : (Span){ l->stmt->span.end, l->stmt->span.end },
+                     "expected an indented block after 'for' on line %d", diag_line(ctx->diag, l->first));
+        } else if (under && l->failed) {
+            AstProgram skipped = { 0 };          /* the body of a line that did not parse */
+            nest_lines(ctx, i, inner, &skipped);
+        } else if (under) {
+            perr(ctx, first_token(&ctx->lines[*i]), "unexpected indent");
+            nest_lines(ctx, i, inner, out);
+        }
+    }
+}
+
 /* ---- entry point ---------------------------------------------------------- */
 
 AstProgram *parse_program(Arena *a, Diag *d)
@@ -709,6 +806,13 @@ AstProgram *parse_program(Arena *a, Diag *d)
     }
     YY_BUFFER_STATE buf = yy_scan_bytes(d->src, d->len, scanner);
     yyparse(scanner, &ctx);
+    int line = 0;
+    if (ctx.nlines > 0) {
+        Span top = indent_of(&ctx, &ctx.lines[0]);
+        if (top.end > top.begin)
+            perr(&ctx, first_token(&ctx.lines[0]), "unexpected indent");
+        nest_lines(&ctx, &line, top, ctx.prog);
+    }
     yy_delete_buffer(buf, scanner);
     yylex_destroy(scanner);
     return ctx.prog;

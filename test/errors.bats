@@ -177,3 +177,11 @@ PY
     run -1 "$NPXC" "$BATS_TEST_TMPDIR/order2.npx" -o "$BATS_TEST_TMPDIR/order2.c"
     [ "$(grep -o 'order2.npx:3:[0-9]*' <<<"$output" | tr '\n' ' ')" = "order2.npx:3:5 order2.npx:3:18 order2.npx:3:53 " ]
 }
+
+@test "loops over anything but a range, and carried names that change dtype or shape, are located" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/loops.npx"
+}
+
+@test "indentation outside a loop's body is rejected as Python rejects it" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/indentation.npx"
+}

@@ -178,6 +178,22 @@ errors() {
          'output y, W'
 }
 
+@test "the lines indented under a for are its body, nested loops and blank or comment lines too" {
+    dump 'for i in range(3):' '    y = x' '' '    # a comment' '    for j in range(i, 5, 2):' \
+         '        y += j' '    z = (1,' '2)' 'w = y'
+    same 'for i in range(3):' \
+         '    assign y = x' \
+         '    for j in range(i, 5, 2):' \
+         '        assign y += j' \
+         '    assign z = (1, 2)' \
+         'assign w = y'
+}
+
+@test "a tab where the block is indented with spaces is an error, as Python's TabError" {
+    fails 'for i in range(3):' '    y = 1' '	z = 2'
+    [[ $output == *"t.npx:3:2: error: inconsistent use of tabs and spaces in indentation"* ]]
+}
+
 @test "every augmented assignment parses" {
     local op ops=(+ - '*' / // % '**' @ '&' '|' ^ '<<' '>>') lines=() want=()
     for op in "${ops[@]}"; do

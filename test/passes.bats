@@ -167,3 +167,19 @@ program() {
             { echo "the exp loop at $f.c:$((line - 1)) did not vectorize" >&2; return 1; }
     done
 }
+
+@test "a loop's carried names are copied once before it (or take over a buffer) and moved at each iteration's end" {
+    explain "$NPX_ROOT/samples/train.npx"
+    grep -qF 'loop: lines 23-27 run once for each value of step' <<<"$NPX_OUTPUT"
+    grep -qF 'carried: W f32[H, V], its buffer before the loop taken over (nothing else reads it); each iteration' \
+        <<<"$NPX_OUTPUT"
+    grep -qF 'carried: loss f32, bound in the loop, read after it' <<<"$NPX_OUTPUT"
+    ! grep -qF 'carried: delta_h' <<<"$NPX_OUTPUT"
+    npx_exec "npxc" "$NPXC" "$NPX_ROOT/samples/train.npx" -o "$BATS_TEST_TMPDIR/t.c"
+    grep -qF 'for (int64_t step = 0; step < 25; step++) {' "$BATS_TEST_TMPDIR/t.c"
+    grep -A1 -F 'npx_free(W_2);' "$BATS_TEST_TMPDIR/t.c" | grep -qF 'W_2 = W_3;'
+    grep -qF 'float *W_2 = W; /* the loop takes over' "$BATS_TEST_TMPDIR/t.c"
+    ! grep -qF '= W_3[i]' "$BATS_TEST_TMPDIR/t.c"
+    explain "$NPX_ROOT/test/programs/loops.npx"
+    grep -qF 'carried: W f32[V, H], copied once before the loop' <<<"$NPX_OUTPUT"
+}

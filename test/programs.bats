@@ -247,3 +247,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "names that C, C++, libm or the runtime use (npx_x, _Bool, NAN, expf, int64_t) are renamed in C only" {
     check_program "$BATS_TEST_DIRNAME/programs/c_names.npx"
 }
+
+@test "for loops: a training loop, carried names, the counter as a number and an index, nested and empty loops" {
+    check_program "$BATS_TEST_DIRNAME/programs/loops.npx"
+}

@@ -104,3 +104,13 @@ load test_helper
     "$PYTHON" -c 'import numpy as np, sys; a = np.load(sys.argv[1]); assert a.shape == (2, 0), a.shape' \
         "$BATS_TEST_TMPDIR/out0/a.npy"
 }
+
+@test "a name bound only in a loop that ran zero times is undefined after it, as in Python, exit 3" {
+    printf 'input x: f32[B]\noutput y\nfor i in range(B):\n    y = x * i\n' >"$BATS_TEST_TMPDIR/loop.npx"
+    build_program "$BATS_TEST_TMPDIR/loop.npx"
+    run -3 "$PROG" --random 1 --dim B=0 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"loop.npx:3: name 'y' is not defined: the loop ran zero times"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/y.npy" ]
+    run -0 "$PROG" --random 1 --dim B=3 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/y.npy" ]
+}

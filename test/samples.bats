@@ -24,6 +24,10 @@ load test_helper
     check_program "$NPX_ROOT/samples/heat.npx"
 }
 
+@test "the training sample's loop of gradient steps matches NumPy's" {
+    check_program "$NPX_ROOT/samples/train.npx"
+}
+
 @test "every sample has a test" {
     local f name
     for f in "$NPX_ROOT"/samples/*.npx; do

@@ -92,15 +92,15 @@ def random_array(shape, dtype, seed, k):
 
 # ---- reading the program -----------------------------------------------------
 def logical_lines(text):
-    """(first line number, code) per statement: comments dropped, lines joined
-    while a bracket is open, blank lines skipped."""
+    """(first line number, indent, code) per statement: comments dropped, lines
+    joined while a bracket is open, blank lines skipped."""
     depth, buf, start = 0, [], None
     for no, raw in enumerate(text.splitlines(), 1):
         code = raw.split("#", 1)[0]
         if not buf and not code.strip():
             continue
         if not buf:
-            start = no
+            start, indent = no, code[:len(code) - len(code.lstrip())]
         buf.append(code)
         for ch in code:
             if ch in "([{":
@@ -108,7 +108,7 @@ def logical_lines(text):
             elif ch in ")]}":
                 depth -= 1
         if depth <= 0:
-            yield start, " ".join(s.strip() for s in buf).strip()
+            yield start, indent, " ".join(s.strip() for s in buf).strip()
             depth, buf = 0, []
     if buf:
         raise NpxError("unexpected end of file: a bracket is never closed", start)
@@ -133,12 +133,26 @@ class Program:
         with open(path, encoding="utf-8") as f:
             text = f.read()
         self.stmts = []        # ("input", line, text, name, dtype, dims) | ("const", ...) | ("assign", ...)
+                               # | ("for", line, text, name, range code, body statements)
         self.inputs = []       # (name, dtype, dims, line) in declaration order
         self.consts = {}
         self.outputs = []      # (name, line)
         bound = set()
-        for line, code in logical_lines(text):
+        blocks = [("", self.stmts)]   # the open blocks: their indent and statements
+        for line, indent, code in logical_lines(text):
+            if len(blocks[-1][1]) and blocks[-1][1][-1][0] == "for" and not blocks[-1][1][-1][5] \
+                    and len(indent) > len(blocks[-1][0]) and indent.startswith(blocks[-1][0]):
+                blocks.append((indent, blocks[-1][1][-1][5]))
+            while indent != blocks[-1][0] and len(blocks) > 1 and len(indent) < len(blocks[-1][0]):
+                blocks.pop()
+            if indent != blocks[-1][0]:
+                raise NpxError("unexpected indent or unindent", line)
+            stmts, self.stmts = self.stmts, blocks[-1][1]
             self._statement(line, code, bound)
+            self.stmts = stmts
+        for block in self._loops(self.stmts):
+            if not block[5]:
+                raise NpxError("expected an indented block after 'for'", block[1])
         for name, line in self.outputs:
             if name not in bound:
                 raise NpxError("output '%s' is never bound" % name, line)
@@ -176,9 +190,26 @@ class Program:
             for name in re.split(r"\s*,\s*", m.group(1).strip()):
                 self.outputs.append((name, line))
             return
+        if re.match(r"for\b", code):
+            return self._loop(line, code, bound)
         if re.match(r"(output|const)\b", code) and not re.match(r"(output|const)\s*(=|[-+*/%@&|^<>]+=)", code):
             raise NpxError("malformed declaration", line)
         self._assignment(line, code, bound)
+
+    def _loops(self, stmts):
+        for st in stmts:
+            if st[0] == "for":
+                yield st
+                yield from self._loops(st[5])
+
+    def _loop(self, line, code, bound):
+        m = re.fullmatch(r"for\s+(%s)\s+in\s+(range\s*\(.*\))\s*:" % NAME_RE, code)
+        if not m:
+            raise NpxError("syntax error: expected for NAME in range(...):", line)
+        tree = ast.parse(m.group(2), mode="eval")
+        check_expr(tree, line)
+        self.stmts.append(("for", line, code, m.group(1), compile(tree, self.path, "eval"), []))
+        bound.add(m.group(1))
 
     def _dims(self, text, line):
         dims = []
@@ -423,27 +454,38 @@ def run(prog, given, seed, sizes, trace_dir):
     inputs = load_inputs(prog, given, seed, sizes)
     env = Namespace()
     env.update(sizes)                    # a size symbol is a Python int where a value goes
-    trace = Tracer(prog.path, trace_dir)
-    for st in prog.stmts:
+    execute(prog.stmts, env, inputs, Tracer(prog.path, trace_dir))
+    return {name: env[name] for name, _ in prog.outputs}
+
+
+def evaluate(code, env, line):
+    try:
+        return eval(code, EVAL_GLOBALS, env)
+    except NameError as e:
+        raise NpxError(str(e), line)
+    except NpxError:
+        raise
+    except Exception as e:
+        raise NpxError("%s: %s" % (type(e).__name__, e), line)
+
+
+def execute(stmts, env, inputs, trace):
+    for st in stmts:
         kind, line, text, name = st[:4]
         if kind == "input":
             env[name] = inputs[name]
             trace(name, line, text, inputs[name])
         elif kind == "const":
             env[name] = st[4]
+        elif kind == "for":
+            for i in evaluate(st[4], dict(env, range=range), line):
+                env[name] = i
+                execute(st[5], env, inputs, trace)
         else:
             op, code = st[4], st[5]
             if op is not None and name not in env:
                 raise NpxError("name '%s' is not defined" % name, line)
-            try:
-                value = eval(code, EVAL_GLOBALS, env)
-            except NameError as e:
-                raise NpxError(str(e), line)
-            except NpxError:
-                raise
-            except Exception as e:
-                raise NpxError("%s: %s" % (type(e).__name__, e), line)
-            value = as_value(value, "'%s'" % name, line)
+            value = as_value(evaluate(code, env, line), "'%s'" % name, line)
             if op is not None:
                 old, new = np.asarray(env[name]), np.asarray(value)
                 if old.dtype != new.dtype:
@@ -455,7 +497,6 @@ def run(prog, given, seed, sizes, trace_dir):
                                    % (name, AUG_OPS[type(op)], new.shape, name, old.shape), line)
             env[name] = value
             trace(name, line, text, value)
-    return {name: env[name] for name, _ in prog.outputs}
 
 
 USAGE = ("usage: npxref.py PROG.npx [NAME=FILE.npy | NAME=NUMBER ...] [--random SEED] "

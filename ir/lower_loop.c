@@ -1,0 +1,224 @@
+/* lower_loop.c: for NAME in range(...) and its body. A name the body rebinds
+ * that was bound before the loop is carried: an ST_CARRY copy of it before
+ * the loop, which each iteration's last value replaces (the same dtype and
+ * shape, checked here). Names bound only inside the loop, and its counter,
+ * are gone after it (reading them is an error, not last iteration's value). */
+#include <string.h>
+#include "lower.h"
+
+typedef struct {
+    const char **v;
+    int n, cap;
+} Names;
+
+/* The names body assigns, its nested loops' bodies too, each once. */
+static void assigned_names(Lower *L, const AstProgram *body, Names *out)
+{
+    for (int i = 0; i < body->n; i++) {
+        const Stmt *s = body->v[i];
+        if (s->kind == STMT_FOR)
+            assigned_names(L, &s->body, out);
+        if (s->kind != STMT_ASSIGN)
+            continue;
+        int k = 0;
+        while (k < out->n && out->v[k] != s->name)
+            k++;
+        if (k < out->n)
+            continue;
+        out->v = arena_grow(L->p->arena, out->v, &out->cap, out->n + 1, sizeof(char *));
+        out->v[out->n++] = s->name;
+    }
+}
+
+/* Can the host compute r before the loop (not reading device data)? */
+static bool known_on_host(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    if (v->shape.ndim != 0 || (v->kind != IR_LITERAL && v->kind != IR_DIMVAL && v->kind != IR_UFUNC && v->kind != IR_CAST))
+        return false;
+    for (int i = 0; i < v->nargs; i++)
+        if (!known_on_host(p, v->args[i]))
+            return false;
+    return true;
+}
+
+static Ref range_bound(Lower *L, const Expr *e)
+{
+    Program *p = L->p;
+    Ref r = lower_expr(L, e);
+    if (r && (!dtype_is_int(V(p, r)->dtype) || !known_on_host(p, r))) {
+        diag_error(p->diag, e->span, "range() takes integers known before the loop starts: numbers, consts, "
+                                     "sizes (B, x.shape[0]) and the counters of enclosing loops");
+        return 0;
+    }
+    return r;
+}
+
+/* range(stop), range(start, stop), range(start, stop, step): step is a
+ * constant other than 0. */
+static bool lower_range(Lower *L, const Expr *e, Loop *lp)
+{
+    Program *p = L->p;
+    if (e->kind != EXPR_CALL || e->obj->kind != EXPR_NAME || e->obj->np_prefix || strcmp(e->obj->name, "range") != 0) {
+        diag_error(p->diag, e->span, "a loop runs over a range of integers: for NAME in range(N)");
+        return false;
+    }
+    if (e->kwargs.n > 0) {
+        diag_error(p->diag, e->kwargs.v[0].name_span, "range() takes no keyword arguments");
+        return false;
+    }
+    if (e->args.n < 1 || e->args.n > 3) {
+        diag_error(p->diag, e->at, "range expected %s, got %d", e->args.n ? "at most 3 arguments" : "at least 1 argument",
+                   e->args.n);
+        return false;
+    }
+    const Expr *step = e->args.n > 2 ? e->args.v[2] : NULL;
+    lp->start = e->args.n > 1 ? range_bound(L, e->args.v[0]) : build_literal(p, e->span, NPX_I64, 0, 0, true);
+    lp->stop = range_bound(L, e->args.v[e->args.n > 1]);
+    if (step && lower_const_int(L, step, &lp->step) && lp->step == 0)
+        diag_error(p->diag, step->span, "range() arg 3 must not be zero");
+    return lp->start && lp->stop && lp->step != 0;
+}
+
+static void add_carry(Loop *lp, const char *name, Ref carry, bool late)
+{
+    int k = lp->ncarries++;
+    lp->carry[k] = carry;
+    lp->next[k] = 0;
+    lp->name[k] = name;
+    lp->late[k] = late;
+}
+
+/* A copy of name's value before the loop, carried from one iteration to
+ * the next; the name is bound to it in the body and after the loop. */
+static Ref carry(Lower *L, const Stmt *loop, Binding *b)
+{
+    Program *p = L->p;
+    int st = lower_new_stmt(L, ST_CARRY, loop, b->name);
+    const Value *entry = V(p, b->value);
+    bool weak = entry->weak;
+    Ref c = build_cast(p, loop->name_span, b->value, entry->dtype);
+    V(p, c)->weak = weak;
+    p->stmts[st].value = c;
+    b->value = c;
+    p->stmts[st].version = ++b->version;
+    return c;
+}
+
+/* The body's last value of a carried name must fit where it is carried. */
+static bool check_next(Lower *L, Ref c, Ref next, const char *name, const Stmt *loop)
+{
+    Program *p = L->p;
+    const Value *vc = V(p, c), *vn = V(p, next);
+    if (vn->dtype == vc->dtype && vn->weak == vc->weak && shape_equal(&vn->shape, &vc->shape))
+        return true;
+    const IrStmt *st = &p->stmts[vn->stmt];
+    diag_error(p->diag, st->span, "'%s' must keep its dtype and shape from one iteration to the next: it is %s "
+               "before the loop and %s after this statement", name, shape_str(p, &vc->shape, vc->dtype, vc->weak),
+               shape_str(p, &vn->shape, vn->dtype, vn->weak));
+    if (vc->weak && !vn->weak && shape_equal(&vn->shape, &vc->shape))
+        diag_note(p->diag, loop->span, "a Python number becomes an array in the first iteration; start '%s' "
+                  "as one before the loop: np.full((), value, %s)", name, dtype_name(vn->dtype));
+    else
+        diag_note(p->diag, loop->span, "the loop starts here");
+    return false;
+}
+
+/* A name bound only inside a loop, read after it: carried out of the loop,
+ * the value of its last iteration, when its size is known before the loop. */
+void lower_carry_out(Lower *L, Binding *b)
+{
+    Program *p = L->p;
+    Loop *lp = &p->loops[b->ival];
+    const Value *v = V(p, b->value);
+    b->kind = BIND_VALUE;
+    for (int k = 0; k < v->shape.ndim; k++)
+        if (ir_dim_from_data(p, v->shape.d[k])) {
+            diag_error(p->diag, p->stmts[v->stmt].span, "'%s' has a size that the data decide in each iteration "
+                       "(%s); reading it after the loop is not supported yet", b->name, dim_str(p, v->shape.d[k]));
+            b->value = 0;
+            return;
+        }
+    bool weak = v->weak;
+    Ref c = build_cast(p, p->stmts[lp->last].span, b->value, v->dtype);
+    V(p, c)->weak = weak;
+    V(p, c)->stmt = lp->last;
+    add_carry(lp, b->name, c, true);
+    lp->next[lp->ncarries - 1] = b->value;
+    b->value = c;
+}
+
+void lower_for(Lower *L, const Stmt *s)
+{
+    Program *p = L->p;
+    Loop lp = { .step = 1 };
+    int first_val = p->nvals;
+    diag_hold(p->diag);
+    lower_range(L, s->value, &lp);
+    const Binding *old = lower_find(L, s->name);
+    bool own_counter = !old || old->kind == BIND_GONE;   /* (the bindings move as the body binds names) */
+    if (!own_counter)
+        diag_error(p->diag, s->name_span, "'%s' is already %s; a loop's counter needs a name of its own", s->name,
+                   old->kind == BIND_SYM ? "a size symbol" : old->kind == BIND_CONST ? "a const" : "bound");
+    diag_release(p->diag);
+    int range_end = p->nvals;
+
+    Names names = { 0 };
+    assigned_names(L, &s->body, &names);
+    bool *before = arena_alloc(p->arena, (size_t)names.n + 1);
+    size_t n = (size_t)names.n + 1;
+    lp.carry = arena_alloc(p->arena, sizeof(Ref) * n);
+    lp.next = arena_alloc(p->arena, sizeof(Ref) * n);
+    lp.name = arena_alloc(p->arena, sizeof(char *) * n);
+    lp.late = arena_alloc(p->arena, sizeof(bool) * n);
+    for (int k = 0; k < names.n; k++) {
+        Binding *b = lower_find(L, names.v[k]);
+        before[k] = b && b->kind == BIND_VALUE && b->value && names.v[k] != s->name;
+        if (before[k])
+            add_carry(&lp, names.v[k], carry(L, s, b), false);
+    }
+
+    int li = p->nloops;
+    p->loops = arena_grow(p->arena, p->loops, &p->caploops, p->nloops + 1, sizeof(Loop));
+    p->nloops++;
+    lp.first = lower_new_stmt(L, ST_FOR, s, s->name);
+    for (Ref r = first_val; r < range_end; r++)  /* the range is computed where the loop starts */
+        V(p, r)->stmt = lp.first;
+    lp.counter = ir_add_sym(p, s->name, SYM_LOOP);
+    if (own_counter)
+        lower_bind(L, s->name, BIND_SYM, s->name_span)->sym = lp.counter;
+    L->loops++;
+    for (int i = 0; i < s->body.n; i++)
+        lower_statement(L, s->body.v[i]);
+    L->loops--;
+    lp.last = lower_new_stmt(L, ST_END, s, s->name);
+    p->stmts[lp.first].loop = p->stmts[lp.last].loop = li;
+
+    for (int k = 0, j = 0; k < names.n; k++) {
+        Binding *b = lower_find(L, names.v[k]);
+        if (names.v[k] == s->name || b->kind != BIND_VALUE || !b->value) {
+            j += before[k];
+            continue;
+        }
+        if (!before[k]) {
+            b->kind = BIND_LATE;
+            b->ival = li;
+            continue;
+        }
+        if (check_next(L, lp.carry[j], b->value, names.v[k], s))
+            lp.next[j] = b->value;
+        b->value = lp.carry[j++];
+    }
+    if (own_counter) {
+        Binding *b = lower_find(L, s->name);
+        b->kind = BIND_GONE;
+        b->ival = diag_line(p->diag, s->span.begin);
+    }
+    p->loops[li] = lp;
+}
+
+void lower_gone(Lower *L, const Binding *b, Span at)
+{
+    diag_error(L->p->diag, at, "'%s' is the counter of the loop on line %lld; it has no value after the loop",
+               b->name, (long long)b->ival);
+}
