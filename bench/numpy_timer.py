@@ -60,23 +60,34 @@ def parse_args(argv):
 
 
 def load_inputs(prog, directory):
+    """The inputs, and the sizes their shapes bind (B is a Python int where a value goes)."""
     given = {name: os.path.join(directory, name + ".npy") for name, _, _, _ in prog.inputs}
-    return npxref.load_inputs(prog, given, None, {})
+    sizes = {}
+    inputs = npxref.load_inputs(prog, given, None, sizes)
+    return inputs, sizes
 
 
-def numpy_runner(prog, inputs):
+def numpy_runner(prog, inputs, sizes):
     """A function running the program's statements once; returns the outputs."""
     consts = {st[3]: st[4] for st in prog.stmts if st[0] == "const"}
-    assigns = [(st[3], st[5]) for st in prog.stmts if st[0] == "assign"]
     outputs = [name for name, _ in prog.outputs]
     glob = npxref.EVAL_GLOBALS
 
+    def run_stmts(stmts, env):
+        for st in stmts:
+            if st[0] == "assign":
+                env[st[3]] = eval(st[5], glob, env)
+            elif st[0] == "for":
+                for i in eval(st[4], glob, dict(env, range=range)):
+                    env[st[3]] = i
+                    run_stmts(st[5], env)
+
     def run():
         env = npxref.Namespace()
+        env.update(sizes)
         env.update(consts)
         env.update(inputs)
-        for name, code in assigns:
-            env[name] = eval(code, glob, env)
+        run_stmts(prog.stmts, env)
         return {name: env[name] for name in outputs}
     return run
 
@@ -184,11 +195,11 @@ def main(argv):
     np.seterr(all="ignore")
     opts = parse_args(argv)
     prog = npxref.Program(opts["prog"])
-    inputs = load_inputs(prog, opts["inputs"])
+    inputs, sizes = load_inputs(prog, opts["inputs"])
     threads = os.environ.get("OMP_NUM_THREADS")
     report = {"numpy_version": np.__version__}
 
-    outputs, report["numpy"] = time_it(numpy_runner(prog, inputs), opts["target_s"], opts["repeat"])
+    outputs, report["numpy"] = time_it(numpy_runner(prog, inputs, sizes), opts["target_s"], opts["repeat"])
     save_all(os.path.join(opts["out"], "numpy"), outputs)
     report["blas"] = blas_info()     # after the runs: the BLAS is loaded lazily
 
