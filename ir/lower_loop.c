@@ -148,6 +148,69 @@ void lower_carry_out(Lower *L, Binding *b)
     b->value = c;
 }
 
+/* Can literal v be converted to t and back without change? */
+static bool literal_fits(const Value *v, npx_dtype t)
+{
+    double x = dtype_is_float(v->dtype) ? v->fval : (double)v->ival;
+    switch (t) {
+    case NPX_BOOL: return v->dtype == NPX_BOOL;
+    case NPX_I32: return !dtype_is_float(v->dtype) && v->ival >= INT32_MIN && v->ival <= INT32_MAX;
+    case NPX_I64: return !dtype_is_float(v->dtype);
+    case NPX_F32: return dtype_is_float(v->dtype) ? (double)(float)x == x || x != x
+                                                  : (int64_t)(float)v->ival == v->ival;
+    default: return dtype_is_float(v->dtype) || (v->ival >= -((int64_t)1 << 53) && v->ival <= (int64_t)1 << 53);
+    }
+}
+
+/* s = 0.0 before the loop, s = s + x.sum() in it: NumPy's s is a Python
+ * float in the first iteration and an f32 after. When the number is exactly
+ * an f32 (or whatever the body makes of it), the carry is that from the
+ * start, which computes the same. Retypes such carries; true if any. */
+static bool retype_carries(Lower *L, const Loop *lp)
+{
+    Program *p = L->p;
+    bool any = false;
+    for (int k = 0; k < lp->ncarries; k++) {
+        Value *c = V(p, lp->carry[k]);
+        const Binding *b = lower_find(L, lp->name[k]);
+        const Value *next = b && b->kind == BIND_VALUE && b->value ? V(p, b->value) : NULL;
+        const Value *entry = V(p, c->args[0]);
+        if (!next || !c->weak || next->weak || !shape_equal(&next->shape, &c->shape) || entry->kind != IR_LITERAL ||
+            !literal_fits(entry, next->dtype))
+            continue;
+        c->dtype = next->dtype;
+        c->weak = false;
+        any = true;
+    }
+    return any;
+}
+
+/* The body's statements between the loop's ST_FOR and ST_END. Lowered
+ * again, from where it began, when a carried Python number must become an
+ * array first (retype_carries). */
+static void lower_body(Lower *L, const Stmt *s, const Loop *lp)
+{
+    Program *p = L->p;
+    int nvals = p->nvals, nstmts = p->nstmts, nsyms = p->nsyms, nloops = p->nloops, nbind = L->nbind;
+    int errors = p->diag->errors;
+    Binding *bind = arena_alloc(p->arena, sizeof(Binding) * (size_t)(nbind + 1));
+    memcpy(bind, L->bind, sizeof(Binding) * (size_t)nbind);
+    for (int pass = 0;; pass++) {
+        L->loops++;
+        for (int i = 0; i < s->body.n; i++)
+            lower_statement(L, s->body.v[i]);
+        L->loops--;
+        if (pass > 0 || p->diag->errors != errors || !retype_carries(L, lp))
+            return;
+        p->nvals = nvals;
+        p->nstmts = nstmts;
+        p->nsyms = nsyms;
+        p->nloops = nloops;
+        memcpy(L->bind, bind, sizeof(Binding) * (size_t)nbind);
+        L->nbind = nbind;
+    }
+}
+
 void lower_for(Lower *L, const Stmt *s)
 {
     Program *p = L->p;
@@ -187,10 +250,7 @@ void lower_for(Lower *L, const Stmt *s)
     lp.counter = ir_add_sym(p, s->name, SYM_LOOP);
     if (own_counter)
         lower_bind(L, s->name, BIND_SYM, s->name_span)->sym = lp.counter;
-    L->loops++;
-    for (int i = 0; i < s->body.n; i++)
-        lower_statement(L, s->body.v[i]);
-    L->loops--;
+    lower_body(L, s, &lp);
     lp.last = lower_new_stmt(L, ST_END, s, s->name);
     p->stmts[lp.first].loop = p->stmts[lp.last].loop = li;
 

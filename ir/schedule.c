@@ -178,7 +178,8 @@ static void live_through_loops(Program *p, bool *moved)
 }
 
 /* A loop's carried name starts as a copy of its value before the loop,
- * unless nothing reads that value after: then it takes its buffer. */
+ * unless nothing reads that value after and it has the carry's dtype (not a
+ * Python number the carry converts): then it takes its buffer. */
 static void adopt_entries(Program *p, const bool *is_output, bool *moved)
 {
     for (int s = 0; s < p->nstmts; s++) {
@@ -186,7 +187,8 @@ static void adopt_entries(Program *p, const bool *is_output, bool *moved)
             continue;
         Value *c = &p->vals[p->stmts[s].value];
         Ref from = c->args[0];
-        if (c->owned && p->vals[from].owned && !is_output[from] && !moved[from] && p->vals[from].last_stmt == s)
+        if (c->owned && p->vals[from].owned && p->vals[from].dtype == c->dtype && !is_output[from] && !moved[from] &&
+            p->vals[from].last_stmt == s)
             c->adopts = moved[from] = true;
     }
 }
