@@ -251,3 +251,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "for loops: a training loop, carried names, the counter as a number and an index, nested and empty loops" {
     check_program "$BATS_TEST_DIRNAME/programs/loops.npx"
 }
+
+@test "minibatches: epochs over x.reshape(NB, BS, V)[b], the weights carried through nested loops" {
+    check_program "$BATS_TEST_DIRNAME/programs/loops_minibatch.npx"
+}
