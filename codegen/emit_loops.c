@@ -380,6 +380,20 @@ static void emit_cumsum(Emitter *e, Ref r)
     e->t->close_nest(e);
 }
 
+/* sort and argsort along axis k: the runtime sorts each lane (sort.c; on
+ * the device npx_device.h) of the stored operand, the result's storage
+ * declared. */
+static void emit_sort(Emitter *e, Ref r)
+{
+    const Value *v = V(e->p, r), *x = V(e->p, v->args[0]);
+    int k = (int)v->ival, n = v->shape.ndim;
+    if (x->kind == IR_RESHAPE && !x->materialize)
+        x = V(e->p, x->args[0]);                 /* the same elements in the same order */
+    emit_line(e, "%s_%s_%s(%s, %s, %s, %s, %s);", e->t->sort_fn, v->positions ? "argsort" : "sort",
+              dtype_name(x->dtype), e->t->data(e, x), e->t->data(e, v), cx_dims(e, v->shape.d, k),
+              cx_dim(e, v->shape.d[k]), cx_dims(e, v->shape.d + k + 1, n - k - 1));
+}
+
 static void emit_arange(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
@@ -420,6 +434,7 @@ void emit_value_loops(Emitter *e, Ref r, const IrStmt *st)
     case IR_MATMUL: (e->t->matmul ? e->t->matmul : emit_matmul_loops)(e, r); break;
     case IR_ARANGE: emit_arange(e, r); break;
     case IR_CUMSUM: emit_cumsum(e, r); break;
+    case IR_SORT: emit_sort(e, r); break;
     case IR_BINCOUNT: e->t->bincount(e, r, st); break;
     case IR_INPUT:
         fprintf(stderr, "npxc: internal error: inputs are not computed\n");

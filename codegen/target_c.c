@@ -475,6 +475,7 @@ const Target target_c = {
     .reduce = c_reduce,
     .bincount = c_bincount,
     .trace_fn = "npx_trace",
+    .sort_fn = "npx",
     .output_fn = "npx_set_output",
     .data = data_ptr,
     .free = c_free,

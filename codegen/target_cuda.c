@@ -610,6 +610,7 @@ const Target target_cuda = {
     .reduce = cuda_reduce,
     .bincount = cuda_bincount,
     .trace_fn = "npx_dev_trace",
+    .sort_fn = "npx_dev",
     .output_fn = "npx_dev_output",
     .data = cuda_data,
     .free = cuda_free,

@@ -440,6 +440,21 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
 }
 
 /* cumsum's dtype is sum's: bool and int32 accumulate in int64 */
+Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions)
+{
+    if (!a)
+        return 0;
+    Ref r = ir_new(p, IR_SORT, span);
+    Value *v = V(p, r), *in = V(p, a);
+    v->dtype = positions ? NPX_I64 : in->dtype;
+    v->shape = in->shape;
+    v->args[0] = a;
+    v->nargs = 1;
+    v->ival = axis;
+    v->positions = positions;
+    return r;
+}
+
 Ref build_cumsum(Program *p, Span span, Ref a, int axis)
 {
     if (!a)

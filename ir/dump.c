@@ -5,7 +5,7 @@ static const char *const kind_name[] = {
     [IR_INPUT] = "input", [IR_LITERAL] = "literal", [IR_DIMVAL] = "size", [IR_UFUNC] = "ufunc",
     [IR_CAST] = "astype", [IR_BROADCAST] = "broadcast", [IR_TRANSPOSE] = "transpose",
     [IR_EXPAND] = "newaxis", [IR_REDUCE] = "reduce", [IR_MATMUL] = "matmul", [IR_ARANGE] = "arange",
-    [IR_BINCOUNT] = "bincount", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate", [IR_CUMSUM] = "cumsum",
+    [IR_BINCOUNT] = "bincount", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate", [IR_CUMSUM] = "cumsum", [IR_SORT] = "sort",
     [IR_TAKE] = "take",
 };
 
@@ -51,6 +51,7 @@ static void dump_value(FILE *out, Program *p, Ref r)
     case IR_CONCAT:
     case IR_TAKE:
     case IR_CUMSUM: fprintf(out, " axis=%lld", (long long)v->ival); break;
+    case IR_SORT: fprintf(out, " axis=%lld%s", (long long)v->ival, v->positions ? " positions" : ""); break;
     case IR_INDEX:
         fprintf(out, " [");
         for (int k = 0; k < p->vals[v->args[0]].shape.ndim; k++)

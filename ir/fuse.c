@@ -3,7 +3,7 @@
  * one user. Elementwise work feeding elementwise work or a reduction is fused
  * into that loop (and into a cumsum's); -O0 gives every operation its own loop. Views (transpose,
  * broadcast, new axes, indexing, take, reshape) and scalars known in advance need
- * no storage; what a reshape reads is stored, in C order. */
+ * no storage; what a reshape or a sort reads is stored, in C order. */
 #include "ir.h"
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
@@ -83,10 +83,12 @@ void ir_fuse(Program *p)
     for (int i = 0; i < p->nloops; i++)          /* a loop's carried values are variables */
         for (int k = 0; k < p->loops[i].ncarries; k++)
             named[p->loops[i].carry[k]] = named[p->loops[i].next[k]] = true;
-    bool *reshaped = arena_alloc(p->arena, (size_t)p->nvals);   /* read in C order by a reshape */
-    for (Ref r = 1; r < p->nvals; r++)
-        if (p->vals[r].kind == IR_RESHAPE)
-            reshaped[p->vals[r].args[0]] = true;
+    bool *in_order = arena_alloc(p->arena, (size_t)p->nvals);   /* read as stored, in C order: by a reshape, a sort */
+    for (Ref r = 1; r < p->nvals; r++) {          /* (a sort reads a reshape where its operand is stored) */
+        const Value *v = &p->vals[r];
+        if (v->kind == IR_RESHAPE || (v->kind == IR_SORT && p->vals[v->args[0]].kind != IR_RESHAPE))
+            in_order[v->args[0]] = true;
+    }
     fold_scales(p, named);
     count_uses(p);
     bool *gemm_read = arena_alloc(p->arena, (size_t)p->nvals);
@@ -108,13 +110,13 @@ void ir_fuse(Program *p)
         case IR_RESHAPE:
         case IR_CONCAT:
         case IR_TAKE:
-            v->materialize = named[r] || reshaped[r] || gemm_read[r];
+            v->materialize = named[r] || in_order[r] || gemm_read[r];
             break;
         case IR_UFUNC:
         case IR_CAST: {
             const Value *user = v->uses == 1 ? &p->vals[v->user] : NULL;
             bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM);
-            v->materialize = named[r] || !p->opt || !fusable || reshaped[r];
+            v->materialize = named[r] || !p->opt || !fusable || in_order[r];
             break;
         }
         default:

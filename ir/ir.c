@@ -33,6 +33,7 @@ const char *ir_op_name(const Value *v)
     case IR_CONCAT: return "concatenate";
     case IR_TAKE: return "take";
     case IR_CUMSUM: return "cumsum";
+    case IR_SORT: return v->positions ? "argsort" : "sort";
     default: return NULL;
     }
 }

@@ -90,6 +90,8 @@ typedef enum {
                        the positions' shape + a.shape[k+n:]; a negative position counts from
                        the end, one out of range is a run-time error (take, x[idx], x[i, j]) */
     IR_CUMSUM,      /* running sums of args[0] along axis ival, in dtype */
+    IR_SORT,        /* args[0] sorted along axis ival (NaN last, equal elements in order);
+                       positions: argsort, where each sorted element was (i64) */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);
                        keepdims keeps them as size 1. argmax/argmin: one axis or all */
     IR_MATMUL,      /* args[0] @ args[1], NumPy's rules: 1-D is a vector, more axes a stack
@@ -111,6 +113,7 @@ typedef struct {
     Ufunc ufunc;                 /* UFUNC */
     npx_dtype compute;           /* UFUNC: dtype the operation is computed in */
     Reduction red;               /* REDUCE */
+    bool positions;              /* SORT: argsort */
     uint32_t axes;               /* REDUCE: reduced axes of args[0] */
     bool keepdims;               /* REDUCE */
     int perm[NPX_MAX_RANK];      /* TRANSPOSE */

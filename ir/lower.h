@@ -92,6 +92,7 @@ Ref call_broadcast_to(Lower *L, Call *c, int unused);
 Ref call_reshape(Lower *L, Call *c, int flat);        /* flat: ravel, flatten */
 Ref call_concatenate(Lower *L, Call *c, int stack);
 Ref call_cumsum(Lower *L, Call *c, int unused);
+Ref call_sort(Lower *L, Call *c, int positions);      /* sort, argsort */
 /* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
  * take too many symbols. */
 Ref lower_flatten(Lower *L, Span at, Span span, Ref x);

@@ -557,12 +557,6 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     return build_bincount(P(L), c->call->at, c->call->span, x, w, minlength);
 }
 
-static Ref call_later(Lower *L, Call *c, int unused)
-{
-    diag_error(P(L)->diag, c->call->at, "'%s' is not supported yet", c->fname);
-    return 0;
-}
-
 /* X(name, handler, argument): NumPy functions other than the ufuncs. */
 #define FUNCTIONS(X)                                                                           \
     X(sum, call_reduce, RED_sum) X(prod, call_reduce, RED_prod) X(mean, call_reduce, RED_mean) \
@@ -581,7 +575,7 @@ static Ref call_later(Lower *L, Call *c, int unused)
     X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 1)          \
     X(concatenate, call_concatenate, 0) X(stack, call_concatenate, 1)                          \
     X(cumsum, call_cumsum, 0) X(squeeze, call_squeeze, 0)                                      \
-    X(sort, call_later, 0) X(argsort, call_later, 0) X(take, call_take, 0)                    \
+    X(sort, call_sort, 0) X(argsort, call_sort, 1) X(take, call_take, 0)                    \
     X(einsum, call_einsum, 0)
 
 static const struct {

@@ -1,8 +1,9 @@
 /* lower_views.c: what shows an array's elements in another shape without
  * computing anything: swapaxes, expand_dims, broadcast_to, reshape,
  * concatenate and stack; each becomes a view (ir.h) that the loops read
- * through. And cumsum, which reads its array along an axis. (Indexing and
+ * through. And cumsum, sort and argsort, which read their array along an axis. (Indexing and
  * squeeze: lower_index.c.) */
+#include <string.h>
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
@@ -349,4 +350,70 @@ Ref call_cumsum(Lower *L, Call *c, int unused)
         return 0;
     }
     return build_cumsum(p, c->call->span, x, __builtin_ctz(axis));
+}
+
+/* kind=: NumPy's names (its default order of equal elements is unspecified,
+ * so npxc's stable order is right for every kind); order= is for structured
+ * arrays, which npx has none of. */
+static bool sort_options(Lower *L, const Expr *kind, const Expr *order, const Expr *stable)
+{
+    Program *p = P(L);
+    static const char *const kinds[] = { "quicksort", "mergesort", "heapsort", "stable", NULL };
+    bool ok = true;
+    if (kind && kind->kind != EXPR_NONE) {
+        int k = 0;
+        while (kinds[k] && (kind->kind != EXPR_STRING || strcmp(kinds[k], kind->name) != 0))
+            k++;
+        if (!kinds[k]) {
+            diag_error(p->diag, kind->span, "sort kind must be one of 'quicksort', 'mergesort', 'heapsort' or 'stable'");
+            ok = false;
+        }
+    }
+    if (order && order->kind != EXPR_NONE) {
+        diag_error(p->diag, order->span, "order= sorts the fields of structured arrays, which npx does not have");
+        ok = false;
+    }
+    bool flag;
+    if (stable && stable->kind != EXPR_NONE && lower_bool_flag(L, stable, &flag) && kind && kind->kind != EXPR_NONE) {
+        diag_error(p->diag, stable->span, "`kind` and `stable` parameters can't be provided at the same time");
+        ok = false;
+    }
+    return ok;
+}
+
+/* np.sort(a, axis=-1, kind=None, order=None, stable=None), np.argsort (and
+ * the method x.argsort): along one axis, or the flattened array for
+ * axis=None. x.sort() sorts x in place in NumPy, which values in npx cannot. */
+Ref call_sort(Lower *L, Call *c, int positions)
+{
+    static const char *const params[] = { "a", "axis", "kind", "order", "stable", NULL };
+    const Expr *a[5];
+    Program *p = P(L);
+    if (c->call->obj->kind == EXPR_ATTR && !positions) {
+        diag_error(p->diag, c->call->at, "x.sort() sorts x in place and returns None; write x = np.sort(x)");
+        return 0;
+    }
+    if (!lower_bind_args(L, c, params, 1, a) || !sort_options(L, a[2], a[3], a[4]))
+        return 0;
+    Ref x = lower_expr(L, a[0]);
+    if (!x)
+        return 0;
+    uint32_t axis = 0;
+    if (a[1] && a[1]->kind == EXPR_NONE) {
+        if (!(x = lower_flatten(L, c->call->at, c->call->span, x)))
+            return 0;
+        axis = 1;
+    } else if (a[1] && (a[1]->kind == EXPR_TUPLE || a[1]->kind == EXPR_LIST)) {
+        diag_error(p->diag, a[1]->span, "%s takes one axis or None", c->fname);
+        return 0;
+    } else if (a[1]) {
+        if (!lower_one_axis(L, a[1], V(p, x)->shape.ndim, &axis))
+            return 0;
+    } else if (V(p, x)->shape.ndim == 0) {
+        diag_error(p->diag, c->call->at, "axis -1 is out of bounds for array of dimension 0");
+        return 0;
+    } else {
+        axis = 1u << (V(p, x)->shape.ndim - 1);   /* axis=-1 */
+    }
+    return build_sort(p, c->call->span, x, __builtin_ctz(axis), positions);
 }

@@ -195,6 +195,13 @@ NPX_INLINE int64_t npx_f32_to_i64(float x)
     return (x >= -9223372036854775808.0f && x < 9223372036854775808.0f) ? (int64_t)x : INT64_MIN;
 }
 
+/* Whether a comes before b in NumPy's sort order: ascending, NaN last. */
+NPX_INLINE bool npx_sorts_before_bool(bool a, bool b) { return a < b; }
+NPX_INLINE bool npx_sorts_before_i32(int32_t a, int32_t b) { return a < b; }
+NPX_INLINE bool npx_sorts_before_i64(int64_t a, int64_t b) { return a < b; }
+NPX_INLINE bool npx_sorts_before_f32(float a, float b) { return a < b || (b != b && a == a); }
+NPX_INLINE bool npx_sorts_before_f64(double a, double b) { return a < b || (b != b && a == a); }
+
 /* Python's slices of an axis of n elements (PySlice_AdjustIndices): the
  * first index a slice start:stop:step reads, and how many it reads. A bound
  * not written is NPX_NO_BOUND; negative bounds count from the end; bounds

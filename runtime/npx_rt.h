@@ -170,6 +170,18 @@ NPX_RT void npx_gemm_f32(bool ta, bool tb, int64_t m, int64_t n, int64_t k, floa
                          const float *b, int64_t ldb, float *c, int64_t ldc);
 NPX_RT void npx_gemm_f64(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
                          const double *b, int64_t ldb, double *c, int64_t ldc);
+/* sort.c: np.sort (npx_sort_T: the values) and np.argsort (npx_argsort_T:
+ * where each came from) of every lane of x, an array of shape (outer, n,
+ * inner) sorted along its middle axis, into out of the same shape. */
+#define NPX_SORT_DECL(s, T)                                                                  \
+    NPX_RT void npx_sort_##s(const T *x, T *out, int64_t outer, int64_t n, int64_t inner); \
+    NPX_RT void npx_argsort_##s(const T *x, int64_t *out, int64_t outer, int64_t n, int64_t inner);
+NPX_SORT_DECL(bool, bool)
+NPX_SORT_DECL(i32, int32_t)
+NPX_SORT_DECL(i64, int64_t)
+NPX_SORT_DECL(f32, float)
+NPX_SORT_DECL(f64, double)
+#undef NPX_SORT_DECL
 /* count * size, exiting 3 with a message naming what if it overflows size_t. */
 NPX_RT size_t npx_bytes(int64_t count, size_t size, const char *what);
 

@@ -185,3 +185,7 @@ PY
 @test "indentation outside a loop's body is rejected as Python rejects it" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/indentation.npx"
 }
+
+@test "sort's axis, kind and order are checked as NumPy checks them; x.sort() in place is refused" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/sort.npx"
+}

@@ -183,3 +183,13 @@ program() {
     explain "$NPX_ROOT/test/programs/loops.npx"
     grep -qF 'carried: W f32[V, H], copied once before the loop' <<<"$NPX_OUTPUT"
 }
+
+@test "a sort reads its operand where it is stored: a flattened input is not copied, a view or expression is stored first" {
+    program $'input x: f32[B, N]\noutput a, b\na = np.sort(x, axis=None)\nb = np.argsort(x.T * 2.0, axis=0)'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: sort -> a f32[B*N] (fused: reshape)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: multiply -> multiply f32[N, B] (temporary) (fused: transpose)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: argsort -> b i64[N, B]' <<<"$NPX_OUTPUT"
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_sort_f32(x, a, 1, B_N, 1);' "$BATS_TEST_TMPDIR/p.c"
+}

@@ -255,3 +255,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "minibatches: epochs over x.reshape(NB, BS, V)[b], the weights carried through nested loops" {
     check_program "$BATS_TEST_DIRNAME/programs/loops_minibatch.npx"
 }
+
+@test "sort and argsort along any axis or flattened, every dtype, NaN last, ties in order, empty lanes" {
+    check_program "$BATS_TEST_DIRNAME/programs/sort.npx"
+}

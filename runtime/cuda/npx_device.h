@@ -168,6 +168,117 @@ __device__ static inline __attribute__((unused)) int64_t npx_take(npx_dev_status
     return 0;
 }
 
+/* ---- np.sort and np.argsort on the device ----
+ * An array of shape (outer, n, inner) has outer * inner lanes of n elements.
+ * They are gathered into contiguous lanes, then merged pairwise in rounds
+ * (runs of 1, 2, 4, ... elements): each element finds its place in the
+ * merged run by a binary search in the other run, so every round is one
+ * kernel over all elements of all lanes, however few and long the lanes
+ * are. Stable, NaN last: the host's order (sort.c). */
+
+__device__ static inline bool npx_dev_before(bool a, bool b) { return npx_sorts_before_bool(a, b); }
+__device__ static inline bool npx_dev_before(int32_t a, int32_t b) { return npx_sorts_before_i32(a, b); }
+__device__ static inline bool npx_dev_before(int64_t a, int64_t b) { return npx_sorts_before_i64(a, b); }
+__device__ static inline bool npx_dev_before(float a, float b) { return npx_sorts_before_f32(a, b); }
+__device__ static inline bool npx_dev_before(double a, double b) { return npx_sorts_before_f64(a, b); }
+
+/* lane-major copies of x's lanes, with each element's position */
+template <typename T>
+__global__ void npx_k_sort_gather(const T *x, T *key, int64_t *at, int64_t outer, int64_t n, int64_t inner)
+{
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < outer * n * inner;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        int64_t lane = e / n, q = e % n;
+        key[e] = x[(lane / inner * n + q) * inner + lane % inner];
+        at[e] = q;
+    }
+}
+
+/* one round: the runs of `width` elements of each lane, merged in pairs */
+template <typename T>
+__global__ void npx_k_sort_merge(const T *key, const int64_t *at, T *merged, int64_t *merged_at, int64_t total,
+                                 int64_t n, int64_t width)
+{
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < total; e += (int64_t)gridDim.x * blockDim.x) {
+        int64_t lane = e - e % n, q = e % n, run = q / width * width;
+        bool left = q / width % 2 == 0;
+        int64_t other = left ? run + width : run - width;
+        int64_t other_len = left ? (other < n ? (n - other < width ? n - other : width) : 0) : width;
+        const T x = key[e];
+        int64_t lo = 0, hi = other_len;   /* the other run's elements that come before x */
+        while (lo < hi) {
+            int64_t mid = (lo + hi) / 2;
+            const T y = key[lane + other + mid];
+            if (left ? npx_dev_before(y, x) : !npx_dev_before(x, y))
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        int64_t to = lane + (left ? run : other) + (q - run) + lo;
+        merged[to] = x;
+        merged_at[to] = at[e];
+    }
+}
+
+/* the sorted lanes back in x's layout: the values (vals) or the positions (pos) */
+template <typename T>
+__global__ void npx_k_sort_scatter(const T *key, const int64_t *at, T *vals, int64_t *pos, int64_t outer, int64_t n,
+                                   int64_t inner)
+{
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < outer * n * inner;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        int64_t lane = e / n, to = (lane / inner * n + e % n) * inner + lane % inner;
+        if (vals)
+            vals[to] = key[e];
+        else
+            pos[to] = at[e];
+    }
+}
+
+template <typename T>
+static inline void npx_dev_sort_lanes(const T *x, T *vals, int64_t *pos, int64_t outer, int64_t n, int64_t inner)
+{
+    int64_t total = outer * n * inner;
+    if (total == 0)
+        return;
+    T *key[2];
+    int64_t *at[2];
+    for (int b = 0; b < 2; b++) {
+        key[b] = (T *)npx_dev_alloc(sizeof(T) * (size_t)total, false);
+        at[b] = (int64_t *)npx_dev_alloc(sizeof(int64_t) * (size_t)total, false);
+    }
+    NPX_LAUNCH(npx_k_sort_gather<T>, npx_dev_blocks(total), NPX_THREADS, 0, npx_dev_stream(), x, key[0], at[0], outer,
+               n, inner);
+    int cur = 0;
+    for (int64_t width = 1; width < n; width *= 2, cur ^= 1)
+        NPX_LAUNCH(npx_k_sort_merge<T>, npx_dev_blocks(total), NPX_THREADS, 0, npx_dev_stream(), (const T *)key[cur],
+                   (const int64_t *)at[cur], key[cur ^ 1], at[cur ^ 1], total, n, width);
+    NPX_LAUNCH(npx_k_sort_scatter<T>, npx_dev_blocks(total), NPX_THREADS, 0, npx_dev_stream(), (const T *)key[cur],
+               (const int64_t *)at[cur], vals, pos, outer, n, inner);
+    for (int b = 0; b < 2; b++) {
+        npx_dev_free(key[b]);
+        npx_dev_free(at[b]);
+    }
+}
+
+#define NPX_DEV_SORT(s, T)                                                                                 \
+    static inline __attribute__((unused)) void npx_dev_sort_##s(const T *x, T *out, int64_t outer, int64_t n, \
+                                                                int64_t inner)                             \
+    {                                                                                                      \
+        npx_dev_sort_lanes<T>(x, out, (int64_t *)NULL, outer, n, inner);                                  \
+    }                                                                                                      \
+    static inline __attribute__((unused)) void npx_dev_argsort_##s(const T *x, int64_t *out, int64_t outer,  \
+                                                                   int64_t n, int64_t inner)               \
+    {                                                                                                      \
+        npx_dev_sort_lanes<T>(x, (T *)NULL, out, outer, n, inner);                                        \
+    }
+NPX_DEV_SORT(bool, bool)
+NPX_DEV_SORT(i32, int32_t)
+NPX_DEV_SORT(i64, int64_t)
+NPX_DEV_SORT(f32, float)
+NPX_DEV_SORT(f64, double)
+#undef NPX_DEV_SORT
+
 /* A device value back on the host, for --trace and the outputs. */
 static inline __attribute__((unused)) void *npx_dev_download(npx_dtype t, int ndim, const int64_t *shape,
                                                                const void *dev)
