@@ -389,9 +389,22 @@ static void emit_sort(Emitter *e, Ref r)
     int k = (int)v->ival, n = v->shape.ndim;
     if (x->kind == IR_RESHAPE && !x->materialize)
         x = V(e->p, x->args[0]);                 /* the same elements in the same order */
-    emit_line(e, "%s_%s_%s(%s, %s, %s, %s, %s);", e->t->sort_fn, v->positions ? "argsort" : "sort",
+    emit_line(e, "%s_%s_%s(%s, %s, %s, %s, %s);", e->t->array_fns, v->positions ? "argsort" : "sort",
               dtype_name(x->dtype), e->t->data(e, x), e->t->data(e, v), cx_dims(e, v->shape.d, k),
               cx_dim(e, v->shape.d[k]), cx_dims(e, v->shape.d + k + 1, n - k - 1));
+}
+
+/* x[mask]: the runtime counts the elements the mask selects (on the device:
+ * the host reads that count, one sync), allocates the result and fills it
+ * (compress.c; npx_device.h). */
+static void emit_compress(Emitter *e, Ref r)
+{
+    const Value *v = V(e->p, r), *x = V(e->p, v->args[0]), *mask = V(e->p, v->args[1]);
+    int m = mask->shape.ndim;
+    emit_line(e, "%s *%s;", dtype_ctype(v->dtype), v->cname);
+    emit_line(e, "const int64_t %s = %s_compress_%s(%s, %s, %s, %s, &%s);", cx_dim(e, v->shape.d[0]), e->t->array_fns,
+              dtype_name(v->dtype), e->t->data(e, mask), e->t->data(e, x), cx_dims(e, x->shape.d, m),
+              cx_dims(e, x->shape.d + m, x->shape.ndim - m), v->cname);
 }
 
 static void emit_arange(Emitter *e, Ref r)
@@ -418,6 +431,7 @@ void emit_value_storage(Emitter *e, Ref r, const IrStmt *st)
     case IR_MATMUL:
     case IR_ARANGE:
     case IR_BINCOUNT:
+    case IR_COMPRESS:
     case IR_CUMSUM:
     case IR_INPUT: return;
     default:
@@ -435,6 +449,7 @@ void emit_value_loops(Emitter *e, Ref r, const IrStmt *st)
     case IR_ARANGE: emit_arange(e, r); break;
     case IR_CUMSUM: emit_cumsum(e, r); break;
     case IR_SORT: emit_sort(e, r); break;
+    case IR_COMPRESS: emit_compress(e, r); break;
     case IR_BINCOUNT: e->t->bincount(e, r, st); break;
     case IR_INPUT:
         fprintf(stderr, "npxc: internal error: inputs are not computed\n");

@@ -36,10 +36,28 @@ static void emit_sizes_error(Emitter *e, const IrStmt *st, const char *what, Dim
               st->line, what, dim_str(e->p, a), dim_str(e->p, b), cx_dim(e, a), cx_dim(e, b));
 }
 
-static void emit_checks(Emitter *e, const IrStmt *st)
+/* The value of statement st whose data give size d its length (a bincount,
+ * x[mask]), or 0: d is known before the statement. */
+static Ref sized_in(const Program *p, const IrStmt *st, Dim d)
+{
+    if (!DIM_IS_SYM(d) || p->syms[DIM_SYMNO(d)].kind != SYM_DATA)
+        return 0;
+    for (Ref r = 1; r < p->nvals; r++)
+        if (&p->stmts[p->vals[r].stmt] == st && ir_sized_by_data(&p->vals[r]) && p->vals[r].shape.d[0] == d)
+            return r;
+    return 0;
+}
+
+/* Statement st's checks that can run once value `after` is computed (0:
+ * before its first value): those between sizes known by then, the last of
+ * which it just made known. */
+static void emit_checks(Emitter *e, const IrStmt *st, Ref after)
 {
     for (int i = 0; i < st->nchecks; i++) {
         const SizeCheck *c = &st->checks[i];
+        Ref ra = sized_in(e->p, st, c->a), rb = sized_in(e->p, st, c->b);
+        if ((ra > rb ? ra : rb) != after)
+            continue;
         const char *n = cx_dim(e, c->a);
         switch (c->kind) {
         case CHECK_UNIT:                 /* a, never longer than 1, is 1 or b */
@@ -210,7 +228,7 @@ static void emit_statement(Emitter *e, int s)
     e->stmt = st;
     emit_blank(e);
     emit_line(e, "/* line %d: %s */", st->line, st->text);
-    emit_checks(e, st);
+    emit_checks(e, st, 0);
     for (Ref r = 1; r < p->nvals; r++) {
         if (!ir_stores(p, s, r))
             continue;
@@ -222,6 +240,8 @@ static void emit_statement(Emitter *e, int s)
                       dtype_ctype(v->dtype), v->cname, V(p, v->args[0])->cname, V(p, v->args[0])->cname);
         else
             emit_value(e, r, st);
+        if (ir_sized_by_data(v))
+            emit_checks(e, st, r);
     }
     emit_trace_and_frees(e, st);
 }
@@ -240,7 +260,7 @@ static void emit_row_group(Emitter *e, const RowGroup *g)
                   first->line, last->line, dim_str(p, g->rows));
     for (int s = g->first; s <= g->last; s++) {
         e->stmt = &p->stmts[s];
-        emit_checks(e, e->stmt);
+        emit_checks(e, e->stmt, 0);     /* (no bincount or mask in a row group) */
         for (Ref r = 1; r < p->nvals; r++)
             if (ir_stores(p, s, r))
                 emit_value_storage(e, r, e->stmt);

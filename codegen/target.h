@@ -44,7 +44,8 @@ struct Target {
      * (npx_trace, npx_set_output; npx_dev_* copy it from the device first),
      * and the C expression of that data */
     const char *trace_fn, *output_fn;
-    const char *sort_fn;                       /* npx_sort_f32(x, out, ...) is PREFIX_sort_f32 */
+    const char *array_fns;                     /* the prefix of the runtime's functions over whole
+                                                  arrays: PREFIX_sort_f32, PREFIX_compress_f32 */
     const char *(*data)(Emitter *e, const Value *v);
     void (*free)(Emitter *e, const Value *v);
     void (*end_compute)(Emitter *e);           /* after the last statement, before the outputs */

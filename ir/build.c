@@ -599,6 +599,52 @@ Ref build_arange(Program *p, Span span, npx_dtype t, double start, double step, 
     return r;
 }
 
+/* A length only the data give: ?bincount, ?nonzero, numbered from the
+ * second one on (?bincount2). */
+static int data_sym(Program *p, const char *what)
+{
+    int count = 0;
+    for (int i = 0; i < p->nsyms; i++)
+        count += p->syms[i].kind == SYM_DATA;
+    return ir_add_sym(p, count ? arena_printf(p->arena, "?%s%d", what, count + 1) : arena_printf(p->arena, "?%s", what),
+                      SYM_DATA);
+}
+
+/* a[mask]: the elements of a (or its sub-arrays, when mask has fewer axes)
+ * where mask is True, in C order; mask's shape is a's first axes'. */
+Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask)
+{
+    if (!a || !mask)
+        return 0;
+    const Value *va = V(p, a), *vm = V(p, mask);
+    if (vm->shape.ndim > va->shape.ndim) {
+        diag_error(p->diag, at, "too many indices for array: array is %d-dimensional, but %d were indexed",
+                   va->shape.ndim, vm->shape.ndim);
+        return 0;
+    }
+    for (int k = 0; k < vm->shape.ndim; k++) {
+        Dim da = va->shape.d[k], dm = vm->shape.d[k];
+        if (dims_differ(p, da, dm)) {
+            diag_error(p->diag, at, "boolean index did not match indexed array along axis %d; size of axis is %s but "
+                       "size of corresponding boolean axis is %s", k, dim_str(p, da), dim_str(p, dm));
+            return 0;
+        }
+        if (da != dm)
+            ir_add_check(p, p->nstmts - 1, da, dm, at, "boolean index did not match indexed array");
+    }
+    Shape s = { 1 + va->shape.ndim - vm->shape.ndim, { DIM_SYM(data_sym(p, "nonzero")) } };
+    for (int k = vm->shape.ndim; k < va->shape.ndim; k++)
+        s.d[1 + k - vm->shape.ndim] = va->shape.d[k];
+    Ref r = ir_new(p, IR_COMPRESS, span);
+    Value *v = V(p, r);
+    v->dtype = va->dtype;
+    v->shape = s;
+    v->args[0] = a;
+    v->args[1] = mask;
+    v->nargs = 2;
+    return r;
+}
+
 Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, int64_t minlength)
 {
     if (!x)
@@ -618,13 +664,7 @@ Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, int64_t minleng
             return 0;
         }
     }
-    const char *name = "?bincount";
-    int count = 0;
-    for (int i = 0; i < p->nsyms; i++)
-        count += p->syms[i].kind == SYM_DATA;
-    if (count)
-        name = arena_printf(p->arena, "?bincount%d", count + 1);
-    int sym = ir_add_sym(p, name, SYM_DATA);
+    int sym = data_sym(p, "bincount");
     Ref r = ir_new(p, IR_BINCOUNT, span);
     Value *v = V(p, r);
     v->dtype = w ? NPX_F64 : NPX_I64;

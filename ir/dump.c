@@ -5,7 +5,7 @@ static const char *const kind_name[] = {
     [IR_INPUT] = "input", [IR_LITERAL] = "literal", [IR_DIMVAL] = "size", [IR_UFUNC] = "ufunc",
     [IR_CAST] = "astype", [IR_BROADCAST] = "broadcast", [IR_TRANSPOSE] = "transpose",
     [IR_EXPAND] = "newaxis", [IR_REDUCE] = "reduce", [IR_MATMUL] = "matmul", [IR_ARANGE] = "arange",
-    [IR_BINCOUNT] = "bincount", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate", [IR_CUMSUM] = "cumsum", [IR_SORT] = "sort",
+    [IR_BINCOUNT] = "bincount", [IR_COMPRESS] = "compress", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate", [IR_CUMSUM] = "cumsum", [IR_SORT] = "sort",
     [IR_TAKE] = "take",
 };
 

@@ -21,8 +21,9 @@ static void list_fused(FILE *out, Program *p, Ref r, int *count)
 static void explain_syncs(FILE *out, Program *p, int s)
 {
     for (Ref r = 1; r < p->nvals; r++)
-        if (p->vals[r].stmt == s && p->vals[r].kind == IR_BINCOUNT && p->vals[r].materialize)
-            fprintf(out, "    sync: the host reads the largest value (and any device error) to size %s\n",
+        if (p->vals[r].stmt == s && ir_sized_by_data(&p->vals[r]) && p->vals[r].materialize)
+            fprintf(out, "    sync: the host reads %s to size %s\n", p->vals[r].kind == IR_BINCOUNT ?
+                    "the largest value (and any device error)" : "how many elements the mask selects",
                     p->vals[r].cname);
     if (p->stmts[s].kind == ST_INPUT)
         fprintf(out, "    copied to the device once, before the first kernel\n");

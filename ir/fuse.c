@@ -3,7 +3,7 @@
  * one user. Elementwise work feeding elementwise work or a reduction is fused
  * into that loop (and into a cumsum's); -O0 gives every operation its own loop. Views (transpose,
  * broadcast, new axes, indexing, take, reshape) and scalars known in advance need
- * no storage; what a reshape or a sort reads is stored, in C order. */
+ * no storage; what a reshape, a sort or a mask reads is stored, in C order. */
 #include "ir.h"
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
@@ -83,11 +83,13 @@ void ir_fuse(Program *p)
     for (int i = 0; i < p->nloops; i++)          /* a loop's carried values are variables */
         for (int k = 0; k < p->loops[i].ncarries; k++)
             named[p->loops[i].carry[k]] = named[p->loops[i].next[k]] = true;
-    bool *in_order = arena_alloc(p->arena, (size_t)p->nvals);   /* read as stored, in C order: by a reshape, a sort */
+    bool *in_order = arena_alloc(p->arena, (size_t)p->nvals);   /* read as stored, in C order: by a reshape, a sort, a mask */
     for (Ref r = 1; r < p->nvals; r++) {          /* (a sort reads a reshape where its operand is stored) */
         const Value *v = &p->vals[r];
         if (v->kind == IR_RESHAPE || (v->kind == IR_SORT && p->vals[v->args[0]].kind != IR_RESHAPE))
             in_order[v->args[0]] = true;
+        if (v->kind == IR_COMPRESS)
+            in_order[v->args[0]] = in_order[v->args[1]] = true;
     }
     fold_scales(p, named);
     count_uses(p);

@@ -25,6 +25,7 @@ const char *ir_op_name(const Value *v)
     case IR_MATMUL: return "matmul";
     case IR_ARANGE: return "arange";
     case IR_BINCOUNT: return "bincount";
+    case IR_COMPRESS: return "compress";
     case IR_BROADCAST: return "broadcast";
     case IR_TRANSPOSE: return "transpose";
     case IR_EXPAND: return "newaxis";
@@ -317,7 +318,7 @@ bool ir_stores(const Program *p, int s, Ref r)
 bool ir_host_reads_device(const Program *p)
 {
     for (Ref r = 1; r < p->nvals; r++)
-        if (p->vals[r].kind == IR_BINCOUNT && p->vals[r].materialize)
+        if (ir_sized_by_data(&p->vals[r]) && p->vals[r].materialize)
             return true;
     return false;
 }

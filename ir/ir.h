@@ -99,6 +99,8 @@ typedef enum {
     IR_ARANGE,      /* fval/ival start, step2 step, shape[0] elements */
     IR_BINCOUNT,    /* bincount(args[0], weights=args[1] or 0, minlength=ival);
                        shape[0] is a SYM_DATA symbol */
+    IR_COMPRESS,    /* args[0][args[1]], a boolean mask over its first axes: the elements (or
+                       sub-arrays) where it is True, in order; shape[0] is a SYM_DATA symbol */
 } IrKind;
 
 typedef struct {
@@ -278,8 +280,10 @@ bool shape_equal(const Shape *a, const Shape *b);   /* the same axes, the same s
  * For values the passes made materialized that something reads or names. */
 bool ir_stores(const Program *p, int s, Ref r);
 /* Whether the host must read device data during the computation (on CUDA:
- * bincount's length), which keeps it from being a CUDA graph. */
+ * the length of a bincount or a masked array), which keeps it from being a
+ * CUDA graph. */
 bool ir_host_reads_device(const Program *p);
+static inline bool ir_sized_by_data(const Value *v) { return v->kind == IR_BINCOUNT || v->kind == IR_COMPRESS; }
 /* c_names.c: a name C, C++, the headers or the generated code already use
  * (keywords, libm, the emitters' own variables); of them, those that no
  * numbered suffix frees (npx_..., _Bool) */

@@ -194,6 +194,14 @@ Ref lower_subscript(Lower *L, const Expr *e)
             }
             if (!(ai.positions[ai.n++] = lower_expr(L, it)))
                 return 0;
+            const Value *vi = V(p, ai.positions[ai.n - 1]);
+            if (vi->dtype == NPX_BOOL && !vi->weak && vi->shape.ndim > 0) {
+                if (items->n == 1)                   /* x[mask] */
+                    return build_compress(p, it->span, e->span, x, ai.positions[0]);
+                diag_error(p->diag, it->span, "a boolean mask with other indices is not supported yet; "
+                                              "index the masked array: x[mask][...]");
+                return 0;
+            }
             index[k++] = whole;
             out++;
             continue;

@@ -71,7 +71,7 @@ static const char *op_name(const Value *v)
         IrKind kind;
         const char *name;
     } readable[] = {
-        { IR_MATMUL, "dot" }, { IR_BINCOUNT, "counts" }, { IR_TRANSPOSE, "transposed" },
+        { IR_MATMUL, "dot" }, { IR_BINCOUNT, "counts" }, { IR_COMPRESS, "selected" }, { IR_TRANSPOSE, "transposed" },
         { IR_BROADCAST, "filled" }, { IR_EXPAND, "filled" }, { IR_INDEX, "part" }, { IR_RESHAPE, "reshaped" }, { IR_CONCAT, "joined" }, { IR_TAKE, "taken" },
     };
     for (size_t i = 0; i < sizeof readable / sizeof readable[0]; i++)
@@ -125,7 +125,7 @@ static void name_values(Program *p)
             v->cname = unique(p, &names, op_name(v));
         if (v->row_local)
             v->row_cname = unique(p, &names, arena_printf(p->arena, "%s_row", v->cname));
-        if (v->kind == IR_BINCOUNT) {
+        if (ir_sized_by_data(v)) {
             Sym *sym = &p->syms[DIM_SYMNO(v->shape.d[0])];
             sym->cvar = unique(p, &names, arena_printf(p->arena, "%s_len", v->cname));
         }

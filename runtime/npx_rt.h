@@ -182,6 +182,17 @@ NPX_SORT_DECL(i64, int64_t)
 NPX_SORT_DECL(f32, float)
 NPX_SORT_DECL(f64, double)
 #undef NPX_SORT_DECL
+/* compress.c: x[mask], mask over x's first axes (n elements; x has n rows
+ * of inner elements): the rows where mask is True, in order, in *out (from
+ * npx_alloc); returns how many. */
+#define NPX_COMPRESS_DECL(s, T) \
+    NPX_RT int64_t npx_compress_##s(const bool *mask, const T *x, int64_t n, int64_t inner, T **out);
+NPX_COMPRESS_DECL(bool, bool)
+NPX_COMPRESS_DECL(i32, int32_t)
+NPX_COMPRESS_DECL(i64, int64_t)
+NPX_COMPRESS_DECL(f32, float)
+NPX_COMPRESS_DECL(f64, double)
+#undef NPX_COMPRESS_DECL
 /* count * size, exiting 3 with a message naming what if it overflows size_t. */
 NPX_RT size_t npx_bytes(int64_t count, size_t size, const char *what);
 

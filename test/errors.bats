@@ -189,3 +189,7 @@ PY
 @test "sort's axis, kind and order are checked as NumPy checks them; x.sort() in place is refused" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/sort.npx"
 }
+
+@test "a boolean mask that does not fit its array is NumPy's IndexError, located" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/mask.npx"
+}

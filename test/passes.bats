@@ -193,3 +193,12 @@ program() {
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'npx_sort_f32(x, a, 1, B_N, 1);' "$BATS_TEST_TMPDIR/p.c"
 }
+
+@test "a boolean mask's operands are stored, and on CUDA the host reads its length: one sync, no graph" {
+    program $'input x: f32[B, N]\noutput a\na = x[x[:, 0] > 0.5] * 2.0'
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    grep -qF 'kernel: compress -> selected f32[?nonzero, N] (temporary)' <<<"$NPX_OUTPUT"
+    grep -qF 'sync: the host reads how many elements the mask selects to size selected' <<<"$NPX_OUTPUT"
+    grep -qF 'keeps it from being a CUDA graph' <<<"$NPX_OUTPUT"
+    grep -qF 'kernel: multiply -> a f32[?nonzero, N]' <<<"$NPX_OUTPUT"
+}

@@ -259,3 +259,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "sort and argsort along any axis or flattened, every dtype, NaN last, ties in order, empty lanes" {
     check_program "$BATS_TEST_DIRNAME/programs/sort.npx"
 }
+
+@test "boolean masks select elements or rows in order, every dtype, empty results, masked arrays used after" {
+    check_program "$BATS_TEST_DIRNAME/programs/mask.npx"
+}

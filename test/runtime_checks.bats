@@ -114,3 +114,16 @@ load test_helper
     run -0 "$PROG" --random 1 --dim B=3 -o "$BATS_TEST_TMPDIR/out"
     [ -f "$BATS_TEST_TMPDIR/out/y.npy" ]
 }
+
+@test "a mask of another length, or two masked arrays of different lengths, are run-time errors, exit 3" {
+    printf 'input x: f32[B]\ninput m: bool[4]\noutput y\ny = x[m]\n' >"$BATS_TEST_TMPDIR/mask.npx"
+    build_program "$BATS_TEST_TMPDIR/mask.npx"
+    run -3 "$PROG" --random 1 --dim B=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"mask.npx:4: boolean index did not match indexed array: B is 3, not 4"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/y.npy" ]
+    printf 'input x: f32[B]\noutput d\nd = x[x > 0.5] - x[x > 0.25]\n' >"$BATS_TEST_TMPDIR/two.npx"
+    build_program "$BATS_TEST_TMPDIR/two.npx"
+    run -3 "$PROG" --random 1 --dim B=40 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"two.npx:3: operands could not be broadcast together: ?nonzero is "*" but ?nonzero2 is "* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/d.npy" ]
+}

@@ -279,6 +279,100 @@ NPX_DEV_SORT(f32, float)
 NPX_DEV_SORT(f64, double)
 #undef NPX_DEV_SORT
 
+/* ---- x[mask] on the device ----
+ * mask has n elements (x: n rows of inner elements). The elements are cut
+ * into chunks: a kernel counts each chunk's True elements, one thread turns
+ * the counts into each chunk's first place in the result (and the total),
+ * a kernel gives each selected row its place, the host reads the total
+ * (one sync) to allocate the result, and a kernel over every element of
+ * every row copies the selected ones. */
+#define NPX_COMPRESS_CHUNKS 65536
+
+/* where chunk c of n elements cut into `chunks` starts */
+__device__ static inline int64_t npx_dev_chunk_start(int64_t c, int64_t chunks, int64_t n)
+{
+    return n / chunks * c + (c < n % chunks ? c : n % chunks);
+}
+
+__global__ static __attribute__((unused)) void npx_k_mask_count(const bool *mask, int64_t n, int64_t chunks, int64_t *count)
+{
+    for (int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; c < chunks; c += (int64_t)gridDim.x * blockDim.x) {
+        int64_t k = 0;
+        for (int64_t i = npx_dev_chunk_start(c, chunks, n); i < npx_dev_chunk_start(c + 1, chunks, n); i++)
+            k += mask[i];
+        count[c] = k;
+    }
+}
+
+__global__ static __attribute__((unused)) void npx_k_mask_scan(int64_t *count, int64_t chunks)
+{
+    int64_t sum = 0;
+    for (int64_t c = 0; c < chunks; c++) {
+        int64_t k = count[c];
+        count[c] = sum;
+        sum += k;
+    }
+    count[chunks] = sum;
+}
+
+__global__ static __attribute__((unused)) void npx_k_mask_places(const bool *mask, int64_t n, int64_t chunks, const int64_t *first,
+                                         int64_t *place)
+{
+    for (int64_t c = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; c < chunks; c += (int64_t)gridDim.x * blockDim.x) {
+        int64_t k = first[c];
+        for (int64_t i = npx_dev_chunk_start(c, chunks, n); i < npx_dev_chunk_start(c + 1, chunks, n); i++) {
+            place[i] = k;
+            k += mask[i];
+        }
+    }
+}
+
+template <typename T>
+__global__ void npx_k_mask_copy(const bool *mask, const T *x, const int64_t *place, int64_t n, int64_t inner, T *out)
+{
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < n * inner; e += (int64_t)gridDim.x * blockDim.x)
+        if (mask[e / inner])
+            out[place[e / inner] * inner + e % inner] = x[e];
+}
+
+template <typename T>
+static inline int64_t npx_dev_compress(const bool *mask, const T *x, int64_t n, int64_t inner, T **out)
+{
+    int64_t chunks = n < NPX_COMPRESS_CHUNKS ? n : NPX_COMPRESS_CHUNKS, total = 0;
+    if (chunks == 0) {
+        *out = (T *)npx_dev_alloc(0, false);
+        return 0;
+    }
+    int64_t *first = (int64_t *)npx_dev_alloc(sizeof(int64_t) * (size_t)(chunks + 1), false);
+    int64_t *place = (int64_t *)npx_dev_alloc(sizeof(int64_t) * (size_t)n, false);
+    NPX_LAUNCH(npx_k_mask_count, npx_dev_blocks(chunks), NPX_THREADS, 0, npx_dev_stream(), mask, n, chunks, first);
+    NPX_LAUNCH(npx_k_mask_scan, 1, 1, 0, npx_dev_stream(), first, chunks);
+    NPX_LAUNCH(npx_k_mask_places, npx_dev_blocks(chunks), NPX_THREADS, 0, npx_dev_stream(), mask, n, chunks,
+               (const int64_t *)first, place);
+    NPX_CUDA_CHECK(cudaMemcpyAsync(&total, first + chunks, sizeof total, cudaMemcpyDeviceToHost, npx_dev_stream()));
+    NPX_CUDA_CHECK(cudaStreamSynchronize(npx_dev_stream()));
+    *out = (T *)npx_dev_alloc(sizeof(T) * (size_t)(total * inner), false);
+    if (total * inner > 0)
+        NPX_LAUNCH(npx_k_mask_copy<T>, npx_dev_blocks(n * inner), NPX_THREADS, 0, npx_dev_stream(), mask, x,
+                   (const int64_t *)place, n, inner, *out);
+    npx_dev_free(first);
+    npx_dev_free(place);
+    return total;
+}
+
+#define NPX_DEV_COMPRESS(s, T)                                                                                   \
+    static inline __attribute__((unused)) int64_t npx_dev_compress_##s(const bool *mask, const T *x, int64_t n,  \
+                                                                       int64_t inner, T **out)                   \
+    {                                                                                                            \
+        return npx_dev_compress<T>(mask, x, n, inner, out);                                                      \
+    }
+NPX_DEV_COMPRESS(bool, bool)
+NPX_DEV_COMPRESS(i32, int32_t)
+NPX_DEV_COMPRESS(i64, int64_t)
+NPX_DEV_COMPRESS(f32, float)
+NPX_DEV_COMPRESS(f64, double)
+#undef NPX_DEV_COMPRESS
+
 /* A device value back on the host, for --trace and the outputs. */
 static inline __attribute__((unused)) void *npx_dev_download(npx_dtype t, int ndim, const int64_t *shape,
                                                                const void *dev)
