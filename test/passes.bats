@@ -79,7 +79,7 @@ program() {
     grep -qF 'softmax.npx:16-19: row by row: one kernel, a block per row, runs these lines' <<<"$NPX_OUTPUT"
     grep -qF 'kernel: exp -> e f32[B, C] (fused: subtract) (one row at a time)' <<<"$NPX_OUTPUT"
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$NPX_ROOT/bench/softmax.npx" -o "$BATS_TEST_TMPDIR/s.cu"
-    [ "$(grep -c '^__global__' "$BATS_TEST_TMPDIR/s.cu")" -eq 1 ]
+    [ "$(grep -c '^__global__ void k_' "$BATS_TEST_TMPDIR/s.cu")" -eq 1 ]
     grep -qF 'for (int64_t i0 = blockIdx.x; i0 < B; i0 += gridDim.x) {' "$BATS_TEST_TMPDIR/s.cu"
     grep -qF 'float *e_row = e ? e + i0 * C : (float *)shared_rows;' "$BATS_TEST_TMPDIR/s.cu"
 }
