@@ -79,6 +79,8 @@ bool lower_bind_args(Lower *L, Call *c, const char *const *params, int nreq, con
 Ref call_var(Lower *L, Call *c, int is_std);
 Ref call_eye(Lower *L, Call *c, int unused);
 Ref call_linspace(Lower *L, Call *c, int unused);
+Ref call_flatnonzero(Lower *L, Call *c, int unused);
+Ref call_count_nonzero(Lower *L, Call *c, int unused);
 /* lower_einsum.c */
 Ref call_einsum(Lower *L, Call *c, int unused);
 /* lower_index.c */

@@ -1,7 +1,8 @@
 /* lower_composite.c: NumPy functions that NumPy itself computes through
  * other operations, lowered to those same operations so that they fuse like
  * any other code and round as NumPy's do: var and std (numpy/_core/
- * _methods.py), eye, linspace (numpy/_core/function_base.py). */
+ * _methods.py), eye, linspace (numpy/_core/function_base.py), flatnonzero
+ * and count_nonzero (numpy/_core/numeric.py). */
 #include <math.h>
 #include "lower.h"
 
@@ -161,4 +162,42 @@ Ref call_linspace(Lower *L, Call *c, int unused)
     if (dtype_is_int(t))
         y = build_ufunc(p, at, sp, UF_floor, &y, 1, false);
     return t == NPX_F64 ? y : build_cast(p, sp, y, t);
+}
+
+/* flatnonzero(a): where the flattened a is not zero, as NumPy computes it,
+ * nonzero(ravel(a))[0]: arange(a.size)[ravel(a) != 0]. */
+Ref call_flatnonzero(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", NULL };
+    const Expr *a[1];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 1, a))
+        return 0;
+    Ref x = lower_expr(L, a[0]);
+    Span at = c->call->at, sp = c->call->span;
+    if (!x || !(x = lower_flatten(L, at, sp, x)))
+        return 0;
+    Ref mask = build_ufunc(p, at, sp, UF_not_equal, (Ref[]){ x, int_literal(p, sp, 0) }, 2, true);
+    return build_compress(p, at, sp, build_arange(p, sp, NPX_I64, 0, 1, V(p, x)->shape.d[0]), mask);
+}
+
+/* count_nonzero(a, axis=None, keepdims=False): the sum of a != 0, int64
+ * (an np.int64 over the whole array, as NumPy 2 returns, not a Python int). */
+Ref call_count_nonzero(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "axis", "keepdims", NULL };
+    const Expr *a[3];
+    Program *p = P(L);
+    bool keepdims = false;
+    if (!lower_bind_args(L, c, params, 1, a) || (a[2] && !lower_bool_flag(L, a[2], &keepdims)))
+        return 0;
+    Ref x = lower_expr(L, a[0]);
+    uint32_t axes;
+    if (!x || !lower_axes(L, a[1], V(p, x)->shape.ndim, &axes))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref nonzero = build_ufunc(p, at, sp, UF_not_equal, (Ref[]){ x, int_literal(p, sp, 0) }, 2, true);
+    return build_reduce(p, sp, RED_sum, nonzero, axes, keepdims);
 }
