@@ -62,6 +62,8 @@ const char *cx_load(Emitter *e, Ref r, const char *flat)
 const char *cx_element(Emitter *e, Ref r, const Shape *s, Idx idx)
 {
     const Value *v = V(e->p, r);
+    if (e->on_host && v->kind == IR_INPUT && v->shape.ndim == 0)
+        return arena_printf(A(e), "(*(const %s *)st->in[%d].data)", dtype_ctype(v->dtype), v->index);
     if (!v->row_local || !e->in_rows)
         return cx_load(e, r, cx_flat(e, s, idx));
     Shape row = { s->ndim - 1, { 0 } };

@@ -137,11 +137,20 @@ static void emit_trace_and_frees(Emitter *e, const IrStmt *st)
         e->t->free(e, V(e->p, st->frees[f]));
 }
 
+/* A bound of a loop's range, which the host computes. */
+static const char *range_bound(Emitter *e, Ref r)
+{
+    e->on_host = true;
+    const char *s = cx_value(e, r, NULL, NPX_I64);
+    e->on_host = false;
+    return s;
+}
+
 /* The condition that the loop runs again; its start and stop are
  * computed where the loop starts. */
 static const char *loop_condition(Emitter *e, const Loop *lp, const char *i)
 {
-    return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", cx_value(e, lp->stop, NULL, NPX_I64));
+    return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", range_bound(e, lp->stop));
 }
 
 /* for name in range(...): the counter is the C loop variable. Names bound
@@ -164,7 +173,7 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
     }
     const char *step = lp->step == 1 ? arena_printf(p->arena, "%s++", i)
                                      : arena_printf(p->arena, "%s += %lld", i, (long long)lp->step);
-    emit_open(e, "for (int64_t %s = %s; %s; %s)", i, cx_value(e, lp->start, NULL, NPX_I64), loop_condition(e, lp, i),
+    emit_open(e, "for (int64_t %s = %s; %s; %s)", i, range_bound(e, lp->start), loop_condition(e, lp, i),
               step);
 }
 
@@ -206,7 +215,7 @@ static void emit_loop_close(Emitter *e, const IrStmt *st)
         emit_line(e, "%s = %s;", c->cname, next->cname);
     }
     emit_close(e, arena_printf(p->arena, "for %s", st->name));
-    const char *start = cx_value(e, lp->start, NULL, NPX_I64);
+    const char *start = range_bound(e, lp->start);
     const Value *first = V(p, lp->start), *stop = V(p, lp->stop);
     bool runs = first->kind == IR_LITERAL && stop->kind == IR_LITERAL &&
                 (lp->step > 0 ? first->ival < stop->ival : first->ival > stop->ival);

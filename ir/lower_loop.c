@@ -30,11 +30,13 @@ static void assigned_names(Lower *L, const AstProgram *body, Names *out)
     }
 }
 
-/* Can the host compute r before the loop (not reading device data)? */
+/* Can the host compute r before the loop (not reading data the device
+ * computed)? An input's host copy it can read. */
 static bool known_on_host(const Program *p, Ref r)
 {
     const Value *v = &p->vals[r];
-    if (v->shape.ndim != 0 || (v->kind != IR_LITERAL && v->kind != IR_DIMVAL && v->kind != IR_UFUNC && v->kind != IR_CAST))
+    if (v->shape.ndim != 0 || (v->kind != IR_LITERAL && v->kind != IR_DIMVAL && v->kind != IR_UFUNC &&
+                               v->kind != IR_CAST && v->kind != IR_INPUT))
         return false;
     for (int i = 0; i < v->nargs; i++)
         if (!known_on_host(p, v->args[i]))
@@ -48,7 +50,7 @@ static Ref range_bound(Lower *L, const Expr *e)
     Ref r = lower_expr(L, e);
     if (r && (!dtype_is_int(V(p, r)->dtype) || !known_on_host(p, r))) {
         diag_error(p->diag, e->span, "range() takes integers known before the loop starts: numbers, consts, "
-                                     "sizes (B, x.shape[0]) and the counters of enclosing loops");
+                                     "sizes (B, x.shape[0]), 0-d inputs and the counters of enclosing loops");
         return 0;
     }
     return r;
