@@ -309,8 +309,8 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     const Value *v = V(e->p, r);
     if (v->kind == IR_LITERAL)
         return cx_literal(e, v->fval, v->ival, dtype_is_float(v->dtype), v->dtype);
-    if (v->materialize && !define)
-        return cx_element(e, r, &v->shape, idx);
+    if (v->materialize && !define && (!e->on_host || v->kind == IR_INPUT))
+        return cx_element(e, r, &v->shape, idx);   /* (the host computes its few scalars again) */
     const Value *a = v->nargs ? V(e->p, v->args[0]) : NULL;
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     switch (v->kind) {

@@ -15,8 +15,9 @@ typedef struct {
     void *target_state;          /* the target's own bookkeeping (CUDA: its kernels) */
     int nest_depth;              /* scopes the open loop nest must close */
     bool in_rows;                /* inside a row group's loop over i0 (ir.h: RowGroup) */
-    bool on_host;                /* code the host runs (a loop's range): a 0-d input is read from
-                                    the host's copy, also where it is a device buffer (CUDA) */
+    bool on_host;                /* code the host runs (a loop's range): scalars computed again from
+                                    numbers, sizes and the host's copies of 0-d inputs, also where
+                                    the computation stores them in device buffers (CUDA) */
     const IrStmt *stmt;          /* the statement being emitted */
     /* The free variables of the code emitted since emit_uses_reset: the values
      * and size symbols it reads (a CUDA kernel's parameters). */

@@ -30,13 +30,16 @@ static void assigned_names(Lower *L, const AstProgram *body, Names *out)
     }
 }
 
-/* Can the host compute r before the loop (not reading data the device
- * computed)? An input's host copy it can read. */
+/* Can the host compute r before the loop from numbers, sizes, counters and
+ * the host's copies of inputs (not from data the device computed, nor a name
+ * a loop carries, which only the computation knows)? */
 static bool known_on_host(const Program *p, Ref r)
 {
     const Value *v = &p->vals[r];
+    IrStmtKind made_by = p->stmts[v->stmt].kind;
     if (v->shape.ndim != 0 || (v->kind != IR_LITERAL && v->kind != IR_DIMVAL && v->kind != IR_UFUNC &&
-                               v->kind != IR_CAST && v->kind != IR_INPUT))
+                               v->kind != IR_CAST && v->kind != IR_INPUT) ||
+        made_by == ST_CARRY || made_by == ST_END)
         return false;
     for (int i = 0; i < v->nargs; i++)
         if (!known_on_host(p, v->args[i]))

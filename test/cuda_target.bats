@@ -125,3 +125,11 @@ bench_replays() {
     grep -q '__global__ void' "$BATS_TEST_TMPDIR/softmax.cu"
     [ -z "$(ls "$BATS_TEST_TMPDIR" | grep '\.tmp\.')" ]
 }
+
+@test "a loop's range is computed on the host, from the host's copy of an input, never from device memory" {
+    printf 'input n: i64\ninput x: f32[3]\noutput y\ny = x\nm = n * 2\nfor i in range(m):\n    y = y + 1.0\n' \
+        >"$BATS_TEST_TMPDIR/hb.npx"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/hb.npx" -o "$BATS_TEST_TMPDIR/hb.cu"
+    grep -qF 'for (int64_t i_2 = 0; i_2 < npx_mul_i64((*(const int64_t *)st->in[0].data), 2); i_2++) {' \
+        "$BATS_TEST_TMPDIR/hb.cu"
+}
