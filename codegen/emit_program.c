@@ -236,7 +236,10 @@ static void emit_statement(Emitter *e, int s)
     const IrStmt *st = &p->stmts[s];
     e->stmt = st;
     emit_blank(e);
-    emit_line(e, "/* line %d: %s */", st->line, st->text);
+    if (st->kind == ST_CARRY)
+        emit_line(e, "/* line %d: %s, carried by the loop below, starts as its value before it */", st->line, st->name);
+    else
+        emit_line(e, "/* line %d: %s */", st->line, st->text);
     emit_checks(e, st, 0);
     for (Ref r = 1; r < p->nvals; r++) {
         if (!ir_stores(p, s, r))
