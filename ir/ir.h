@@ -197,6 +197,7 @@ typedef struct {
     int counter;                 /* its SYM_LOOP symbol */
     Ref start, stop;             /* int64 scalars the host knows (literals, sizes, counters) */
     int64_t step;                /* not 0 */
+    bool varies;                 /* start or stop is an enclosing loop's counter (or made from one) */
     Ref *carry, *next;
     const char **name;
     bool *late;

@@ -36,15 +36,20 @@ int lower_new_stmt(Lower *L, IrStmtKind kind, const Stmt *s, const char *name)
     return p->nstmts++;
 }
 
-Binding *lower_find(Lower *L, const char *name)
+Binding *lower_lookup(Lower *L, const char *name)
 {
     for (int i = L->nbind - 1; i >= 0; i--)
-        if (L->bind[i].name == name) {
-            if (L->bind[i].kind == BIND_LATE)
-                lower_carry_out(L, &L->bind[i]);
+        if (L->bind[i].name == name)
             return &L->bind[i];
-        }
     return NULL;
+}
+
+Binding *lower_find(Lower *L, const char *name)
+{
+    Binding *b = lower_lookup(L, name);
+    if (b && b->kind == BIND_LATE)
+        lower_carry_out(L, b);
+    return b;
 }
 
 Binding *lower_bind(Lower *L, const char *name, BindKind kind, Span span)

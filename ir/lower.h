@@ -5,14 +5,16 @@
 #include "../parser/ast.h"
 #include "build.h"
 
+#define NPX_MAX_LOOPS 16           /* loops inside one another */
+
 typedef enum {
     BIND_VALUE,     /* an input or an assigned name: value, version */
     BIND_CONST,     /* const K = 1000: ival */
     BIND_SYM,       /* a size symbol from an input declaration, or a loop's counter: sym */
     BIND_GONE,      /* after a loop, its counter: ival is the loop's line */
     BIND_LATE,      /* after a loop, a name bound only inside it: value is its last value in
-                       the loop, ival the loop; lower_find makes it a carried name when it is
-                       read (lower_loop.c) */
+                       the loop's body, out the loops (innermost first) it comes out of;
+                       lower_find makes it a carried name when it is read (lower_loop.c) */
 } BindKind;
 
 typedef struct {
@@ -23,6 +25,8 @@ typedef struct {
     int64_t ival;
     int sym;
     Span first;                  /* where it was first declared */
+    int out[NPX_MAX_LOOPS];      /* BIND_LATE: loops, innermost first */
+    int nout;
 } Binding;
 
 typedef struct {
@@ -47,6 +51,7 @@ typedef struct {
 typedef Ref (*Handler)(Lower *L, Call *c, int arg);
 
 Binding *lower_find(Lower *L, const char *name);
+Binding *lower_lookup(Lower *L, const char *name);   /* lower_find without making BIND_LATE a value */
 Binding *lower_bind(Lower *L, const char *name, BindKind kind, Span span);
 int lower_new_stmt(Lower *L, IrStmtKind kind, const Stmt *s, const char *name);
 void lower_statement(Lower *L, const Stmt *s);

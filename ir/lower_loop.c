@@ -33,16 +33,16 @@ static void assigned_names(Lower *L, const AstProgram *body, Names *out)
 /* Can the host compute r before the loop from numbers, sizes, counters and
  * the host's copies of inputs (not from data the device computed, nor a name
  * a loop carries, which only the computation knows)? */
-static bool known_on_host(const Program *p, Ref r)
+static bool known_on_host(const Program *p, Ref r, Ref fresh)
 {
     const Value *v = &p->vals[r];
-    IrStmtKind made_by = p->stmts[v->stmt].kind;
+    IrStmtKind made_by = p->stmts[v->stmt].kind;   /* (values from fresh on are the range's own) */
     if (v->shape.ndim != 0 || (v->kind != IR_LITERAL && v->kind != IR_DIMVAL && v->kind != IR_UFUNC &&
                                v->kind != IR_CAST && v->kind != IR_INPUT) ||
-        made_by == ST_CARRY || made_by == ST_END)
+        (r < fresh && (made_by == ST_CARRY || made_by == ST_END)))
         return false;
     for (int i = 0; i < v->nargs; i++)
-        if (!known_on_host(p, v->args[i]))
+        if (!known_on_host(p, v->args[i], fresh))
             return false;
     return true;
 }
@@ -50,13 +50,26 @@ static bool known_on_host(const Program *p, Ref r)
 static Ref range_bound(Lower *L, const Expr *e)
 {
     Program *p = L->p;
-    Ref r = lower_expr(L, e);
-    if (r && (!dtype_is_int(V(p, r)->dtype) || !known_on_host(p, r))) {
+    Ref fresh = p->nvals, r = lower_expr(L, e);
+    if (r && (!dtype_is_int(V(p, r)->dtype) || !known_on_host(p, r, fresh))) {
         diag_error(p->diag, e->span, "range() takes integers known before the loop starts: numbers, consts, "
                                      "sizes (B, x.shape[0]), 0-d inputs and the counters of enclosing loops");
         return 0;
     }
     return r;
+}
+
+/* Is r computed from a loop's counter? */
+static bool uses_counter(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    for (int k = 0; v->kind == IR_DIMVAL && k < v->dims.ndim; k++)
+        if (DIM_IS_SYM(v->dims.d[k]) && p->syms[DIM_SYMNO(v->dims.d[k])].kind == SYM_LOOP)
+            return true;
+    for (int i = 0; i < v->nargs; i++)
+        if (uses_counter(p, v->args[i]))
+            return true;
+    return false;
 }
 
 /* range(stop), range(start, stop), range(start, stop, step): step is a
@@ -82,6 +95,7 @@ static bool lower_range(Lower *L, const Expr *e, Loop *lp)
     lp->stop = range_bound(L, e->args.v[e->args.n > 1]);
     if (step && lower_const_int(L, step, &lp->step) && lp->step == 0)
         diag_error(p->diag, step->span, "range() arg 3 must not be zero");
+    lp->varies = (lp->start && uses_counter(p, lp->start)) || (lp->stop && uses_counter(p, lp->stop));
     return lp->start && lp->stop && lp->step != 0;
 }
 
@@ -129,13 +143,17 @@ static bool check_next(Lower *L, Ref c, Ref next, const char *name, const Stmt *
     return false;
 }
 
-/* A name bound only inside a loop, read after it: carried out of the loop,
- * the value of its last iteration, when its size is known before the loop. */
+/* A name bound only inside a loop, read after it: carried out of each loop
+ * it was bound in (innermost first), the value of its last iteration, when
+ * its size is known before the loop. An inner loop whose range changes with
+ * an outer one's counter may run in one iteration and not in the next,
+ * where Python reads the name's value from an earlier iteration: not
+ * supported yet. */
 void lower_carry_out(Lower *L, Binding *b)
 {
     Program *p = L->p;
-    Loop *lp = &p->loops[b->ival];
-    const Value *v = V(p, b->value);
+    Ref last = b->value;
+    const Value *v = V(p, last);
     b->kind = BIND_VALUE;
     for (int k = 0; k < v->shape.ndim; k++)
         if (ir_dim_from_data(p, v->shape.d[k])) {
@@ -144,13 +162,24 @@ void lower_carry_out(Lower *L, Binding *b)
             b->value = 0;
             return;
         }
-    bool weak = v->weak;
-    Ref c = build_cast(p, p->stmts[lp->last].span, b->value, v->dtype);
-    V(p, c)->weak = weak;
-    V(p, c)->stmt = lp->last;
-    add_carry(lp, b->name, c, true);
-    lp->next[lp->ncarries - 1] = b->value;
-    b->value = c;
+    for (int i = 0; i + 1 < b->nout; i++)
+        if (p->loops[b->out[i]].varies) {
+            diag_error(p->diag, p->stmts[p->loops[b->out[i]].first].span, "'%s' is bound only inside this loop, "
+                       "which may run in one iteration of the loop around it and not in the next: reading it after "
+                       "is not supported yet; bind '%s' before the outer loop", b->name, b->name);
+            b->value = 0;
+            return;
+        }
+    for (int i = 0; i < b->nout; i++) {
+        Loop *lp = &p->loops[b->out[i]];
+        Ref c = build_cast(p, p->stmts[lp->last].span, last, v->dtype);
+        V(p, c)->weak = v->weak;
+        V(p, c)->stmt = lp->last;
+        add_carry(lp, b->name, c, true);
+        lp->next[lp->ncarries - 1] = last;
+        last = c;
+    }
+    b->value = last;
 }
 
 /* Can literal v be converted to t and back without change? */
@@ -223,11 +252,18 @@ void lower_for(Lower *L, const Stmt *s)
     int first_val = p->nvals;
     diag_hold(p->diag);
     lower_range(L, s->value, &lp);
-    const Binding *old = lower_find(L, s->name);
-    bool own_counter = !old || old->kind == BIND_GONE;   /* (the bindings move as the body binds names) */
-    if (!own_counter)
+    if (L->loops + 1 >= NPX_MAX_LOOPS) {
+        diag_error(p->diag, s->span, "loops nested more than %d deep are not supported", NPX_MAX_LOOPS - 1);
+        diag_release(p->diag);
+        return;
+    }
+    const Binding *old = lower_lookup(L, s->name);  /* a value's name it rebinds, as Python does */
+    bool own_counter = !old || (old->kind != BIND_SYM && old->kind != BIND_CONST);
+    if (!own_counter)                            /* (the bindings move as the body binds names) */
         diag_error(p->diag, s->name_span, "'%s' is already %s; a loop's counter needs a name of its own", s->name,
-                   old->kind == BIND_SYM ? "a size symbol" : old->kind == BIND_CONST ? "a const" : "bound");
+                   old->kind == BIND_CONST                        ? "a const"
+                   : p->syms[old->sym].kind == SYM_LOOP ? "the counter of an enclosing loop"
+                                                        : "a size symbol");
     diag_release(p->diag);
     int range_end = p->nvals;
 
@@ -260,14 +296,18 @@ void lower_for(Lower *L, const Stmt *s)
     p->stmts[lp.first].loop = p->stmts[lp.last].loop = li;
 
     for (int k = 0, j = 0; k < names.n; k++) {
-        Binding *b = lower_find(L, names.v[k]);
-        if (names.v[k] == s->name || b->kind != BIND_VALUE || !b->value) {
-            j += before[k];
+        Binding *b = lower_lookup(L, names.v[k]);   /* a name only inner loops bound stays BIND_LATE */
+        if (!before[k] && names.v[k] != s->name && (b->kind == BIND_LATE || (b->kind == BIND_VALUE && b->value))) {
+            b->nout = b->kind == BIND_LATE ? b->nout : 0;
+            b->kind = BIND_LATE;
+            b->out[b->nout++] = li;              /* (nesting is at most NPX_MAX_LOOPS deep) */
             continue;
         }
-        if (!before[k]) {
-            b->kind = BIND_LATE;
-            b->ival = li;
+        if (before[k] && b->kind == BIND_GONE)
+            diag_error(p->diag, s->span, "'%s' is the counter of an inner loop at the end of this loop's body, "
+                       "not the value the loop carries; give that loop's counter another name", names.v[k]);
+        if (names.v[k] == s->name || b->kind != BIND_VALUE || !b->value) {
+            j += before[k];
             continue;
         }
         if (check_next(L, lp.carry[j], b->value, names.v[k], s))
