@@ -254,6 +254,9 @@ static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
     }
     npx_dtype c = v->compute;
     const char *tmpl = c == NPX_BOOL ? u->c_bool : dtype_is_int(c) ? u->c_int : u->c_float;
+    if (v->weak && c == NPX_I64 && (v->ufunc == UF_floor_divide || v->ufunc == UF_remainder))
+        tmpl = v->ufunc == UF_remainder ? "npx_py_mod(st, $l, $0, $1)"   /* Python ints: by 0 is an error */
+                                        : "npx_py_floordiv(st, $l, $0, $1)";
     return apply(e, tmpl, args, c, e->p->stmts[v->stmt].line);
 }
 

@@ -164,6 +164,22 @@ static inline __attribute__((unused)) int64_t npx_pow_checked_i64(const npx_stat
     return npx_pow_i64(a, b);
 }
 
+/* a // b and a % b of Python ints (sizes, counters) known when the program
+ * runs: by zero is Python's ZeroDivisionError. Host code only (CUDA kernels
+ * have their own, in cuda/npx_device.h). */
+static inline __attribute__((unused)) int64_t npx_py_floordiv(const npx_state *st, int line, int64_t a, int64_t b)
+{
+    if (b == 0)
+        npx_runtime_error(st, line, "integer division or modulo by zero");
+    return npx_floordiv_i64(a, b);
+}
+static inline __attribute__((unused)) int64_t npx_py_mod(const npx_state *st, int line, int64_t a, int64_t b)
+{
+    if (b == 0)
+        npx_runtime_error(st, line, "integer modulo by zero");
+    return npx_mod_i64(a, b);
+}
+
 /* Position i of an axis of size n, read by take or x[idx]: from the end
  * when negative; NumPy's IndexError when out of range. Host code only (CUDA
  * kernels have their own, in cuda/npx_device.h). */

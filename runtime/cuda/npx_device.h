@@ -13,7 +13,7 @@
 #define NPX_SHARED_BLOCK 49152   /* the shared memory a block has without opting in to more */
 #define NPX_ROUND16(n) (((size_t)(n) + 15) & ~(size_t)15)
 
-enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3 };
+enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3, NPX_FAIL_ZERO_DIVISION = 4 };
 
 /* The first run-time error a kernel met: kind, .npx line, two values and an
  * axis; and the largest value bincount found, read by the host in the same
@@ -124,6 +124,8 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
                           "integers only", h.a, h.b);
     if (h.kind == NPX_FAIL_INDEX)
         npx_runtime_error(st, h.line, "index %lld is out of bounds for axis %d with size %lld", h.a, h.axis, h.b);
+    if (h.kind == NPX_FAIL_ZERO_DIVISION)
+        npx_runtime_error(st, h.line, h.a ? "integer modulo by zero" : "integer division or modulo by zero");
     npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
     return h;
 }
@@ -155,6 +157,21 @@ static inline __attribute__((unused)) int64_t npx_dev_read_max(const npx_state *
 NPX_DEV_POW_CHECKED(i32, int32_t)
 NPX_DEV_POW_CHECKED(i64, int64_t)
 #undef NPX_DEV_POW_CHECKED
+
+/* Python ints' a // b and a % b in a kernel: by zero is recorded (and 0). */
+__device__ static inline __attribute__((unused)) int64_t npx_py_floordiv(npx_dev_status *st, int line, int64_t a,
+                                                                         int64_t b)
+{
+    if (b == 0)
+        npx_dev_fail(st, line, NPX_FAIL_ZERO_DIVISION, 0, 0, 0);
+    return npx_floordiv_i64(a, b);
+}
+__device__ static inline __attribute__((unused)) int64_t npx_py_mod(npx_dev_status *st, int line, int64_t a, int64_t b)
+{
+    if (b == 0)
+        npx_dev_fail(st, line, NPX_FAIL_ZERO_DIVISION, 1, 0, 0);
+    return npx_mod_i64(a, b);
+}
 
 /* take and x[idx] in a kernel: position i of an axis of size n, or a
  * recorded IndexError and position 0 (the axis is not empty: checked before
