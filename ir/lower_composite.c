@@ -13,6 +13,13 @@ static Ref int_literal(Program *p, Span span, int64_t v)
     return build_literal(p, span, NPX_I64, v, (double)v, true);
 }
 
+/* The array a function reduces, and its axes (axis=None: all). */
+static bool operand_and_axes(Lower *L, const Expr *a, const Expr *axis, Ref *x, uint32_t *axes)
+{
+    *x = lower_expr(L, a);
+    return *x && lower_axes(L, axis, V(P(L), *x)->shape.ndim, axes);
+}
+
 /* var(a, axis, ddof, keepdims): the mean (kept as a size-1 axis), the sum
  * of squared deviations from it, divided by max(n - ddof, 0) as a Python int
  * (so float32 stays float32; integers and bools give float64, as in NumPy).
@@ -33,9 +40,9 @@ Ref call_var(Lower *L, Call *c, int is_std)
     bool keepdims = false;
     if ((a[4] && !lower_const_int(L, a[4], &ddof)) || (a[5] && !lower_bool_flag(L, a[5], &keepdims)))
         return 0;
-    Ref x = lower_expr(L, a[0]);
+    Ref x;
     uint32_t axes;
-    if (!x || !lower_axes(L, a[1], V(p, x)->shape.ndim, &axes))
+    if (!operand_and_axes(L, a[0], a[1], &x, &axes))
         return 0;
     Span at = c->call->at, sp = c->call->span;
     const Shape *in = &V(p, x)->shape;
@@ -191,11 +198,10 @@ Ref call_count_nonzero(Lower *L, Call *c, int unused)
     const Expr *a[3];
     Program *p = P(L);
     bool keepdims = false;
-    if (!lower_bind_args(L, c, params, 1, a) || (a[2] && !lower_bool_flag(L, a[2], &keepdims)))
-        return 0;
-    Ref x = lower_expr(L, a[0]);
+    Ref x;
     uint32_t axes;
-    if (!x || !lower_axes(L, a[1], V(p, x)->shape.ndim, &axes))
+    if (!lower_bind_args(L, c, params, 1, a) || (a[2] && !lower_bool_flag(L, a[2], &keepdims)) ||
+        !operand_and_axes(L, a[0], a[1], &x, &axes))
         return 0;
     Span at = c->call->at, sp = c->call->span;
     Ref nonzero = build_ufunc(p, at, sp, UF_not_equal, (Ref[]){ x, int_literal(p, sp, 0) }, 2, true);
