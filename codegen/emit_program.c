@@ -36,16 +36,42 @@ static void emit_sizes_error(Emitter *e, const IrStmt *st, const char *what, Dim
               st->line, what, dim_str(e->p, a), dim_str(e->p, b), cx_dim(e, a), cx_dim(e, b));
 }
 
-/* The value of statement st whose data give size d its length (a bincount,
- * x[mask]), or 0: d is known before the statement. */
+/* The value after which size d is known: the bincount or x[mask] whose data
+ * give it, or the last of those it is computed from (B*?nonzero); 0 for a
+ * size known when the program starts. */
+static Ref known_after(const Program *p, Dim d)
+{
+    if (!DIM_IS_SYM(d))
+        return 0;
+    const Sym *s = &p->syms[DIM_SYMNO(d)];
+    if (s->kind == SYM_DATA) {
+        for (Ref r = 1; r < p->nvals; r++)
+            if (ir_sized_by_data(&p->vals[r]) && p->vals[r].shape.d[0] == d)
+                return r;
+        return 0;
+    }
+    Dim parts[2 + NPX_MAX_RANK];             /* what a derived size is computed from */
+    int n = 0;
+    if (s->kind == SYM_SLICE || s->kind == SYM_QUOTIENT)
+        parts[n++] = s->base;
+    if (s->kind == SYM_QUOTIENT)
+        parts[n++] = s->divisor;
+    for (int k = 0; (s->kind == SYM_PRODUCT || s->kind == SYM_SUM) && k < s->factors.ndim; k++)
+        parts[n++] = s->factors.d[k];
+    Ref last = 0;
+    for (int k = 0; k < n; k++) {
+        Ref r = known_after(p, parts[k]);
+        last = r > last ? r : last;
+    }
+    return last;
+}
+
+/* The value of statement st after which size d is known, or 0: d is known
+ * before the statement. */
 static Ref sized_in(const Program *p, const IrStmt *st, Dim d)
 {
-    if (!DIM_IS_SYM(d) || p->syms[DIM_SYMNO(d)].kind != SYM_DATA)
-        return 0;
-    for (Ref r = 1; r < p->nvals; r++)
-        if (&p->stmts[p->vals[r].stmt] == st && ir_sized_by_data(&p->vals[r]) && p->vals[r].shape.d[0] == d)
-            return r;
-    return 0;
+    Ref r = known_after(p, d);
+    return r && &p->stmts[p->vals[r].stmt] == st ? r : 0;
 }
 
 /* Statement st's checks that can run once value `after` is computed (0:
@@ -153,6 +179,55 @@ static const char *loop_condition(Emitter *e, const Loop *lp, const char *i)
     return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", range_bound(e, lp->stop));
 }
 
+static bool is_output(const Program *p, Ref r)
+{
+    for (int j = 0; j < p->noutputs; j++)
+        if (p->output_vals[j] == r)
+            return true;
+    return false;
+}
+
+/* The loop whose name bound only inside it c carries out (and which one,
+ * in *k), or NULL. */
+static const Loop *late_carry(const Program *p, Ref c, int *k)
+{
+    for (int i = 0; i < p->nloops; i++)
+        for (int j = 0; j < p->loops[i].ncarries; j++)
+            if (p->loops[i].carry[j] == c && p->loops[i].late[j]) {
+                if (k)
+                    *k = j;
+                return &p->loops[i];
+            }
+    return NULL;
+}
+
+/* Does late carry c surely have a value after its loop: the loop runs (its
+ * bounds are numbers) and so did the one inside it that bound it? */
+static bool always_bound(const Program *p, Ref c)
+{
+    int k;
+    const Loop *lp = late_carry(p, c, &k);
+    if (!lp)
+        return true;
+    const Value *first = &p->vals[lp->start], *stop = &p->vals[lp->stop];
+    bool runs = first->kind == IR_LITERAL && stop->kind == IR_LITERAL &&
+                (lp->step > 0 ? first->ival < stop->ival : first->ival > stop->ival);
+    return runs && always_bound(p, lp->next[k]);
+}
+
+/* Does anything ask whether late carry c has a value yet? */
+static bool asked_bound(const Program *p, Ref c)
+{
+    return late_carry(p, c, NULL) && !always_bound(p, c) && (p->vals[c].uses || is_output(p, c));
+}
+
+/* Whether late carry c has a value yet: its pointer, or for a C scalar a
+ * flag beside it. */
+static const char *bound_flag(Emitter *e, const Value *c)
+{
+    return c->shape.ndim == 0 && e->t->scalar_locals ? arena_printf(e->p->arena, "%s_set", c->cname) : c->cname;
+}
+
 /* for name in range(...): the counter is the C loop variable. Names bound
  * only inside the loop are declared before it. */
 static void emit_loop_open(Emitter *e, const IrStmt *st)
@@ -166,10 +241,14 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
         const Value *c = V(p, lp->carry[k]);
         if (!lp->late[k])
             continue;
-        if (c->shape.ndim == 0 && e->t->scalar_locals)
+        if (c->shape.ndim == 0 && e->t->scalar_locals) {
             emit_line(e, "%s %s = 0; /* %s, bound in the loop */", dtype_ctype(c->dtype), c->cname, lp->name[k]);
-        else
-            emit_line(e, "%s *%s = NULL; /* %s, bound in the loop */", dtype_ctype(c->dtype), c->cname, lp->name[k]);
+            if (asked_bound(p, lp->carry[k]))
+                emit_line(e, "bool %s_set = false;", c->cname);
+        } else {
+            emit_line(e, "%s *%s = NULL; /* %s, bound in the loop (NULL: not yet) */", dtype_ctype(c->dtype),
+                      c->cname, lp->name[k]);
+        }
     }
     const char *step = lp->step == 1 ? arena_printf(p->arena, "%s++", i)
                                      : arena_printf(p->arena, "%s += %lld", i, (long long)lp->step);
@@ -177,17 +256,8 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
               step);
 }
 
-static bool is_output(const Program *p, Ref r)
-{
-    for (int j = 0; j < p->noutputs; j++)
-        if (p->output_vals[j] == r)
-            return true;
-    return false;
-}
-
 /* The end of an iteration: each carried name takes its new value, whose
- * buffer it owns from now on (the old one is freed). After the loop: a
- * name bound only inside it has no value if it ran zero times; then the
+ * buffer it owns from now on (the old one is freed); after the loop, the
  * buffers the loop read are freed. */
 static void emit_loop_close(Emitter *e, const IrStmt *st)
 {
@@ -213,86 +283,35 @@ static void emit_loop_close(Emitter *e, const IrStmt *st)
             e->t->free(e, c);
         e->indent -= c->owned && lp->late[k];
         emit_line(e, "%s = %s;", c->cname, next->cname);
+        if (c->shape.ndim == 0 && e->t->scalar_locals && asked_bound(p, lp->carry[k]))
+            emit_line(e, "%s = %s;", bound_flag(e, c), asked_bound(p, lp->next[k]) ? bound_flag(e, next) : "true");
     }
     emit_close(e, arena_printf(p->arena, "for %s", st->name));
-    const char *start = range_bound(e, lp->start);
-    const Value *first = V(p, lp->start), *stop = V(p, lp->stop);
-    bool runs = first->kind == IR_LITERAL && stop->kind == IR_LITERAL &&
-                (lp->step > 0 ? first->ival < stop->ival : first->ival > stop->ival);
-    for (int k = 0; k < lp->ncarries; k++) {
-        const Value *c = V(p, lp->carry[k]);
-        if (!lp->late[k] || runs || (!c->uses && !is_output(p, lp->carry[k])))
-            continue;
-        emit_line(e, "if (!(%s))", loop_condition(e, lp, start));
-        emit_line(e, "    npx_runtime_error(st, %d, \"name '%s' is not defined: the loop ran zero times\");", st->line,
-                  lp->name[k]);
-    }
     emit_trace_and_frees(e, st);
 }
 
-static void emit_statement(Emitter *e, int s)
+/* Before a statement (or the outputs, st NULL) reads names bound only in
+ * loops: each must have a value, which it has not when its loop ran zero
+ * times (Python's NameError). */
+static void emit_bound_checks(Emitter *e, const IrStmt *st)
 {
     Program *p = e->p;
-    const IrStmt *st = &p->stmts[s];
-    e->stmt = st;
-    emit_blank(e);
-    if (st->kind == ST_CARRY)
-        emit_line(e, "/* line %d: %s, carried by the loop below, starts as its value before it */", st->line, st->name);
-    else
-        emit_line(e, "/* line %d: %s */", st->line, st->text);
-    emit_checks(e, st, 0);
-    for (Ref r = 1; r < p->nvals; r++) {
-        if (!ir_stores(p, s, r))
+    for (Ref c = 1; c < p->nvals; c++) {
+        int k;
+        const Loop *lp = late_carry(p, c, &k);
+        if (!asked_bound(p, c))
             continue;
-        const Value *v = V(p, r);
-        if (v->kind == IR_INPUT)
-            e->t->input(e, v);
-        else if (v->adopts)
-            emit_line(e, "%s *%s = %s; /* the loop takes over %s's buffer: nothing reads it after */",
-                      dtype_ctype(v->dtype), v->cname, V(p, v->args[0])->cname, V(p, v->args[0])->cname);
-        else
-            emit_value(e, r, st);
-        if (ir_sized_by_data(v))
-            emit_checks(e, st, r);
+        bool read = false;
+        for (Ref r = 1; r < p->nvals && !read; r++)
+            for (int i = 0; i < p->vals[r].nargs; i++)
+                read |= p->vals[r].args[i] == c && (st ? &p->stmts[p->vals[r].stmt] == st : false);
+        read |= !st && is_output(p, c);
+        if (!read)
+            continue;
+        emit_line(e, "if (!%s)", bound_flag(e, V(p, c)));
+        emit_line(e, "    npx_runtime_error(st, %d, \"name '%s' is not defined (the loop on line %d ran zero times)\");",
+                  st ? st->line : p->stmts[lp->first].line, lp->name[k], p->stmts[lp->first].line);
     }
-    emit_trace_and_frees(e, st);
-}
-
-/* A row group: every statement's checks and storage, then one loop over the
- * rows that runs each statement's code on row i0, then the traces and frees. */
-static void emit_row_group(Emitter *e, const RowGroup *g)
-{
-    Program *p = e->p;
-    const IrStmt *first = &p->stmts[g->first], *last = &p->stmts[g->last];
-    emit_blank(e);
-    if (g->first == g->last)
-        emit_line(e, "/* line %d, row by row: %s */", first->line, first->text);
-    else
-        emit_line(e, "/* lines %d-%d, row by row (%s rows): each row goes through all of them while it is in cache */",
-                  first->line, last->line, dim_str(p, g->rows));
-    for (int s = g->first; s <= g->last; s++) {
-        e->stmt = &p->stmts[s];
-        emit_checks(e, e->stmt, 0);     /* (no bincount or mask in a row group) */
-        for (Ref r = 1; r < p->nvals; r++)
-            if (ir_stores(p, s, r))
-                emit_value_storage(e, r, e->stmt);
-    }
-    e->t->open_rows(e, g);
-    e->in_rows = true;
-    for (int s = g->first; s <= g->last; s++) {
-        e->stmt = &p->stmts[s];
-        if (g->first != g->last)
-            emit_line(e, "/* line %d: %s */", e->stmt->line, e->stmt->text);
-        for (Ref r = 1; r < p->nvals; r++)
-            if (ir_stores(p, s, r)) {
-                emit_value_loops(e, r, e->stmt);
-                e->t->row_value_done(e, V(p, r));
-            }
-    }
-    e->in_rows = false;
-    e->t->close_rows(e, g);
-    for (int s = g->first; s <= g->last; s++)
-        emit_trace_and_frees(e, &p->stmts[s]);
 }
 
 static bool shape_has(const Shape *s, int sym)
@@ -352,6 +371,83 @@ static void emit_derived_size(Emitter *e, const Sym *s)
               bound[1], (long long)s->step, s->name);
 }
 
+/* The derived sizes (B-1, B*V) the code reads that are known once value
+ * `after` is computed (0: when the program starts). */
+static void emit_derived_sizes(Emitter *e, Ref after)
+{
+    for (int i = 0; i < e->p->nsyms; i++)
+        if (sym_read(e->p, i) && known_after(e->p, DIM_SYM(i)) == after)
+            emit_derived_size(e, &e->p->syms[i]);
+}
+
+static void emit_statement(Emitter *e, int s)
+{
+    Program *p = e->p;
+    const IrStmt *st = &p->stmts[s];
+    e->stmt = st;
+    emit_blank(e);
+    if (st->kind == ST_CARRY)
+        emit_line(e, "/* line %d: %s, carried by the loop below, starts as its value before it */", st->line, st->name);
+    else
+        emit_line(e, "/* line %d: %s */", st->line, st->text);
+    emit_checks(e, st, 0);
+    emit_bound_checks(e, st);
+    for (Ref r = 1; r < p->nvals; r++) {
+        if (!ir_stores(p, s, r))
+            continue;
+        const Value *v = V(p, r);
+        if (v->kind == IR_INPUT)
+            e->t->input(e, v);
+        else if (v->adopts)
+            emit_line(e, "%s *%s = %s; /* the loop takes over %s's buffer: nothing reads it after */",
+                      dtype_ctype(v->dtype), v->cname, V(p, v->args[0])->cname, V(p, v->args[0])->cname);
+        else
+            emit_value(e, r, st);
+        if (ir_sized_by_data(v)) {
+            emit_derived_sizes(e, r);
+            emit_checks(e, st, r);
+        }
+    }
+    emit_trace_and_frees(e, st);
+}
+
+/* A row group: every statement's checks and storage, then one loop over the
+ * rows that runs each statement's code on row i0, then the traces and frees. */
+static void emit_row_group(Emitter *e, const RowGroup *g)
+{
+    Program *p = e->p;
+    const IrStmt *first = &p->stmts[g->first], *last = &p->stmts[g->last];
+    emit_blank(e);
+    if (g->first == g->last)
+        emit_line(e, "/* line %d, row by row: %s */", first->line, first->text);
+    else
+        emit_line(e, "/* lines %d-%d, row by row (%s rows): each row goes through all of them while it is in cache */",
+                  first->line, last->line, dim_str(p, g->rows));
+    for (int s = g->first; s <= g->last; s++) {
+        e->stmt = &p->stmts[s];
+        emit_checks(e, e->stmt, 0);     /* (no bincount or mask in a row group) */
+        for (Ref r = 1; r < p->nvals; r++)
+            if (ir_stores(p, s, r))
+                emit_value_storage(e, r, e->stmt);
+    }
+    e->t->open_rows(e, g);
+    e->in_rows = true;
+    for (int s = g->first; s <= g->last; s++) {
+        e->stmt = &p->stmts[s];
+        if (g->first != g->last)
+            emit_line(e, "/* line %d: %s */", e->stmt->line, e->stmt->text);
+        for (Ref r = 1; r < p->nvals; r++)
+            if (ir_stores(p, s, r)) {
+                emit_value_loops(e, r, e->stmt);
+                e->t->row_value_done(e, V(p, r));
+            }
+    }
+    e->in_rows = false;
+    e->t->close_rows(e, g);
+    for (int s = g->first; s <= g->last; s++)
+        emit_trace_and_frees(e, &p->stmts[s]);
+}
+
 static void emit_run(Emitter *e)
 {
     Program *p = e->p;
@@ -359,9 +455,7 @@ static void emit_run(Emitter *e)
     for (int i = 0; i < p->nsyms; i++)
         if (p->syms[i].kind == SYM_INPUT)
             emit_line(e, "const int64_t %s = st->sym[%d];", p->syms[i].cvar, p->syms[i].input_index);
-    for (int i = 0; i < p->nsyms; i++)
-        if (sym_read(p, i))
-            emit_derived_size(e, &p->syms[i]);
+    emit_derived_sizes(e, 0);
     if (p->nstmts == 0 && p->noutputs == 0)
         emit_line(e, "(void)st; /* an empty program: nothing to compute */");
     e->t->begin_run(e);
@@ -381,6 +475,7 @@ static void emit_run(Emitter *e)
     e->t->end_compute(e);
     emit_blank(e);
     emit_line(e, "/* outputs */");
+    emit_bound_checks(e, NULL);
     for (int j = 0; j < p->noutputs; j++)
         emit_output(e, j, V(p, p->output_vals[j]));
     e->t->end_run(e);

@@ -182,6 +182,16 @@ void lower_carry_out(Lower *L, Binding *b)
     b->value = last;
 }
 
+/* Is r a value a finished loop carries? */
+static bool is_carry(const Program *p, Ref r)
+{
+    for (int i = 0; i < p->nloops; i++)
+        for (int k = 0; k < p->loops[i].ncarries; k++)
+            if (p->loops[i].carry[k] == r)
+                return true;
+    return false;
+}
+
 /* Can literal v be converted to t and back without change? */
 static bool literal_fits(const Value *v, npx_dtype t)
 {
@@ -287,7 +297,8 @@ void lower_for(Lower *L, const Stmt *s)
     p->nloops++;
     lp.first = lower_new_stmt(L, ST_FOR, s, s->name);
     for (Ref r = first_val; r < range_end; r++)  /* the range is computed where the loop starts */
-        V(p, r)->stmt = lp.first;
+        if (!is_carry(p, r))                     /* (not a name it read out of an earlier loop) */
+            V(p, r)->stmt = lp.first;
     lp.counter = ir_add_sym(p, s->name, SYM_LOOP);
     if (own_counter)
         lower_bind(L, s->name, BIND_SYM, s->name_span)->sym = lp.counter;

@@ -109,10 +109,20 @@ load test_helper
     printf 'input x: f32[B]\noutput y\nfor i in range(B):\n    y = x * i\n' >"$BATS_TEST_TMPDIR/loop.npx"
     build_program "$BATS_TEST_TMPDIR/loop.npx"
     run -3 "$PROG" --random 1 --dim B=0 -o "$BATS_TEST_TMPDIR/out"
-    [[ $output == *"loop.npx:3: name 'y' is not defined: the loop ran zero times"* ]]
+    [[ $output == *"loop.npx:3: name 'y' is not defined (the loop on line 3 ran zero times)"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/out/y.npy" ]
     run -0 "$PROG" --random 1 --dim B=3 -o "$BATS_TEST_TMPDIR/out"
     [ -f "$BATS_TEST_TMPDIR/out/y.npy" ]
+    # only a read that runs fails: here in a loop that runs zero times too, or on a later line
+    printf 'input x: f32[B]\noutput a\nfor i in range(B):\n    t = x * i\nfor j in range(B):\n    u = t\na = x + 1.0\nb = t\n' \
+        >"$BATS_TEST_TMPDIR/later.npx"
+    build_program "$BATS_TEST_TMPDIR/later.npx"
+    run -3 "$PROG" --random 1 --dim B=0 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"later.npx:8: name 't' is not defined (the loop on line 3 ran zero times)"* ]]
+    printf 'input x: f32[B]\noutput a\nfor i in range(B):\n    t = x * i\nfor j in range(B):\n    u = t\na = x + 1.0\n' \
+        >"$BATS_TEST_TMPDIR/never.npx"
+    build_program "$BATS_TEST_TMPDIR/never.npx"
+    run -0 "$PROG" --random 1 --dim B=0 -o "$BATS_TEST_TMPDIR/out"
 }
 
 @test "a mask of another length, or two masked arrays of different lengths, are run-time errors, exit 3" {
