@@ -3,7 +3,8 @@
 
     tools/fuzz_programs.py [--seed S] [--count N] [--first I] [--cuda-every K]
                            [--keep DIR] [--build DIR] [--work DIR] [--hostile P]
-                           [--loops P] [--ignore REGEX ...] [--show] [-v]
+                           [--loops P] [--sorts W] [--masks W] [--ignore REGEX ...]
+                           [--show] [-v]
 
 It writes random valid .npx programs and checks, for each one, that
   1. `npxc P.npx -o P.c --exe` and `npxc -O0 ...` succeed, warning-free (a
@@ -47,6 +48,29 @@ j[None, :]; 0-d and 1-D and 2-D index arrays, a size as a Python int), and
 np.take / .take (axis None, k or negative, mode='raise'); dtypes also as strings
 ('float32', 'f8', 'i4', 'int64', '?', ...) in astype and dtype=.
 
+Sorting (--sorts W: its weight among the expressions, arithmetic's being 8):
+np.sort, np.argsort and .argsort along an axis (default, negative, positional)
+or axis=None, of every dtype, with kind= (quicksort, heapsort, mergesort,
+stable, None) or stable=True/False; argsort only of exact operands (its
+positions are discontinuous) and always stable (kind='stable'/'mergesort' or
+stable=True: NumPy's other kinds leave the order of ties unspecified); sort of
+any operand (its values are continuous). Now and then argsort's positions
+gather: a[np.argsort(a, kind='stable')], np.take(a, np.argsort(a, axis=None)).
+
+Boolean masks (--masks W): x[mask], the mask over all of x's axes or its first
+ones (rows), made from x (x > 0.5, x % 2 == 0, x[..., 0] > t, x.max(axis=...)
+< t, a bool x), from another exact value of the right shape, or a bool value,
+the threshold in a loop now and then moving with the counter (x > i * 0.25);
+np.flatnonzero; np.count_nonzero (axis None, int, tuple, positional; keepdims).
+A masked value's length (?nonzero) is data: the Node says so (nz), and what
+npxc does not support on such a value is not generated: indexing, slicing,
+gathering from it or with it, reshape/ravel and concatenate of it, squeezing it
+(its axes are not taken for literal 1s), a carried name of that shape, reading
+a name bound only in a loop to such a value after the loop. A mask whose
+count is 1 on a generic size set is thrown away: that 1 would broadcast, which
+npxc never does for a length it learns at run time (nor for a symbol's).
+--loops 0 --sorts 0 --masks 0 gives the programs of before, program for program.
+
 For loops (--loops P: the rate of top-level statements that are loops; 0 gives
 the programs of before loops, program for program): `for NAME in range(...):`
 with range(stop), range(start, stop), range(start, stop, step), bounds of
@@ -68,7 +92,9 @@ keep their last iteration's value and may be read after the loop or be
 outputs; where a loop runs zero times on some sizes (range(B - 1) on B = 0,
 an inner range(i)), NumPy's NameError is the fuzzer's too: every build must
 exit 3 there (step 4). A name bound only in a loop that never runs is never
-read after it. The generator evaluates a loop as Python does, every
+read after it. A name bound only inside an inner loop whose range
+depends on an enclosing loop's counter (for j in range(i)) is never read after
+that loop (npxc: not supported yet). The generator evaluates a loop as Python does, every
 iteration, on the generic sizes (the body is written against its first
 iteration; a carried name must also keep its "exactness", see below).
 
@@ -111,10 +137,11 @@ How programs stay valid and comparisons stay meaningful:
   * einsum with optimize=True is kept only where NumPy gives what it gives
     without it (its other algorithm sums bool operands pairwise, as OR, and
     accepts '...' axes that the output omits); npxc ignores optimize=.
-  * Never generated (npxc does not support them): boolean masks, three or more
+  * Never generated (npxc does not support them): masks beside other indices
+    (x[mask, 0]), x.sort() (in place), order=, three or more
     index arrays, index arrays apart from each other or from the integers
     indexing with them (s[i, :, j], s[0, :, i]), take's mode='clip'/'wrap',
-    sort/argsort, einsum diagonals ('ii->i') and its sublist form, dtype= on
+    einsum diagonals ('ii->i') and its sublist form, dtype= on
     var/std/cumsum; in loops, a counter in a slice or a size, a range over
     an input's value, a Python number that a loop turns into an array.
 
@@ -280,6 +307,8 @@ class Node:
         self.gs = [check_value(v) for v in gs]
         same_kind_of_value(self.gs)
         self.g = self.gs[0]
+        # nz: a shape that depends on the data (an axis of length ?nonzero), maybe
+        self.nz = np.ndim(self.g) > 0 and any(k.nz for k in kids)
         if exact is None:
             exact = kind(self.g) != "f" or how == "exact" and all(k.exact for k in kids)
         self.exact = exact
@@ -318,7 +347,10 @@ class Loop:
     def run(self, env, rng, budget):
         """Run it as Python does: body-only names keep their last value, the
         counter has none after the loop (npx), nothing is bound if it runs zero times."""
-        bounds = [a.ev(env, rng) for a in self.args]
+        try:
+            bounds = [a.ev(env, rng) for a in self.args]
+        except KeyError as e:                      # range(t.shape[0]), t bound in a loop that ran zero times
+            raise Unbound("name %s is not defined" % e)
         if not all(type(b) is int for b in bounds):
             raise Reject("range() of a non-int")
         for v in range(*bounds):
@@ -381,6 +413,11 @@ class Frame:
 
     def __init__(self, counter, pre, long, vals):
         self.counter, self.pre, self.long, self.vals = counter, pre, long, vals
+
+
+def uses(node, names):
+    """Whether an expression reads one of names."""
+    return node.name in names or any(uses(k, names) for k in node.kids)
 
 
 def loop_count(stmts):
@@ -454,8 +491,11 @@ class Gen:
     """One random program: inputs, statements, and the generic values of its names
     (envs: one environment per size set of GENERIC; env is the first)."""
 
-    def __init__(self, rng, hostile, loops=0.0):
+    def __init__(self, rng, hostile, loops=0.0, sorts=0, masks=0):
         self.rng, self.hostile, self.loops = rng, hostile, loops
+        self.sorts, self.masks = sorts, masks           # the weights of sort and mask among expressions
+        self.nzn = set()                                # names whose shape depends on the data (x[mask])
+        self.hidden = set()                             # names bound but not to be read (see make_loop)
         self.inputs, self.stmts, self.exact = [], [], {}
         self.body = self.stmts                          # where statements go: the program or a loop's body
         self.frames = []                                # the loops around them, outermost first
@@ -467,7 +507,7 @@ class Gen:
         self.ntemp, self.when = 0, {}
 
     def names(self, ok=None):
-        return [n for n in self.env if n != SIZES and (ok is None or ok(self.env[n]))]
+        return [n for n in self.env if n != SIZES and n not in self.hidden and (ok is None or ok(self.env[n]))]
 
     # ---- declarations --------------------------------------------------------
     def declare(self):
@@ -506,7 +546,9 @@ class Gen:
         return [(n, dt) for n, dt, _ in self.inputs]
 
     def leaf(self, text, value_fn, exact=True, **kw):
-        return Leaf(text, value_fn, self.envs, exact, **kw)
+        out = Leaf(text, value_fn, self.envs, exact, **kw)
+        out.nz = kw.get("name") in self.nzn and np.ndim(out.g) > 0
+        return out
 
     def name_leaf(self, ok=None):
         names = self.names(ok)
@@ -614,6 +656,10 @@ class Gen:
                     (self.matmul, 3), (self.create, 3), (self.index, 5), (self.reshape, 3),
                     (self.join, 3), (self.var_std, 2), (self.cumsum, 2), (self.axes_op, 2),
                     (self.broadcast_to, 1), (self.einsum, 4), (self.gather, 5)]
+        if self.sorts:
+            builders.append((self.sort, self.sorts))
+        if self.masks:
+            builders.append((self.mask, self.masks))
         if self.frames:
             builders.append((self.loop_expr, 8))
         fns, weights = zip(*builders)
@@ -794,7 +840,7 @@ class Gen:
             arg = r.choice(["%s", "axis=%s"]) % axt
             return self.fcall("expand_dims", [a.text, arg], [a], lambda x: np.expand_dims(x, ax))
         if form == 1:
-            ones = [k for k in range(nd) if all(np.shape(g)[k] == 1 for g in a.gs)]
+            ones = [k for k in range(nd) if all(np.shape(g)[k] == 1 for g in a.gs)] if not a.nz else []
             if r.random() < 0.25 or not ones:     # every length-1 axis
                 def squeeze_all(x, n=nd - len(ones)):
                     y = np.squeeze(x)             # npxc removes the literal ones only
@@ -816,7 +862,7 @@ class Gen:
     def index(self, d):
         """Basic indexing: integer constants, constant slices, None and `...`."""
         r = self.rng
-        a = self.array_operand(d)
+        a = self.array_operand(d, lambda n: not n.nz)        # npxc: no index of a ?nonzero axis
         nd = np.ndim(a.g)
         items = []                                       # (text, index object) per axis
         for k in range(nd):
@@ -871,7 +917,7 @@ class Gen:
                 node = Node(node.text + "[::-1]", 10, [node], lambda v: v[::-1])
             return node
         pyint = r.random() < 0.15                      # a Python int (a size) now and then
-        n = self.operand(d, lambda m: kind(m.g) == "i" and np.ndim(m.g) <= 2 and
+        n = self.operand(d, lambda m: kind(m.g) == "i" and not m.nz and np.ndim(m.g) <= 2 and
                          (pyint or isinstance(m.g, (np.ndarray, np.generic))), lit=False)
         node = Node("%s %% %s" % (par(n, 7), par(L, 8)), 7, [n, L], operator.mod)
         if r.random() < 0.3:
@@ -883,7 +929,7 @@ class Gen:
         broadcast together, among slices, None, `...` and integers next to them;
         np.take / .take."""
         r = self.rng
-        a = self.array_operand(d, lambda n: np.ndim(n.g) > 0)
+        a = self.array_operand(d, lambda n: np.ndim(n.g) > 0 and not n.nz)
         nd = np.ndim(a.g)
         if r.random() < 0.3:
             return self.take(d, a)
@@ -958,10 +1004,128 @@ class Gen:
             return Node("%s.take(%s)" % (par(a, 10), ", ".join(args)), 10, [a, idx], fn)
         return self.fcall("take", [a.text] + args, [a, idx], fn)
 
+    def sort(self, d):
+        """np.sort / np.argsort / .argsort along an axis (negative, positional, the
+        default -1) or None (flattened), kind= or stable=; argsort always stable
+        (kind='stable', 'mergesort' or stable=True: its operand may have ties), of an
+        exact operand (positions are discontinuous); now and then the positions used
+        to gather: a[np.argsort(a)], np.take(a, np.argsort(a, axis=None))."""
+        r = self.rng
+        arg = r.random() < 0.45
+        a = self.array_operand(d, exact=arg)
+        nd = np.ndim(a.g)
+        x = r.random()
+        if x < 0.2 or nd == 0:
+            ax, axt = None, ["axis=None"]
+        elif x < 0.45:
+            ax, axt = -1, [] if r.random() < 0.8 else ["axis=-1"]
+        else:
+            ax = r.randrange(-nd, nd)
+            axt = [r.choice(["axis=%d", "axis=%d", "%d"]) % ax]
+        if arg:
+            kw = r.choice([{"kind": "stable"}, {"kind": "stable"}, {"kind": "mergesort"}, {"stable": True}])
+        else:
+            kw = r.choice([{}, {}, {}, {"kind": "quicksort"}, {"kind": "heapsort"}, {"kind": "stable"},
+                           {"kind": "mergesort"}, {"stable": True}, {"stable": False}, {"kind": None}])
+        args = axt + ["%s=%r" % kv for kv in kw.items()]
+        name = "argsort" if arg else "sort"
+        fn = lambda v: getattr(np, name)(v, axis=ax, **kw)
+        if arg and r.random() < 0.25:                  # the positions gather the sorted values
+            node = Node("np.argsort(%s)" % ", ".join([a.text] + args), 10, [a], fn)
+            if ax is None:
+                return self.fcall("take", [a.text, node.text], [a, node], lambda v, i: np.take(v, i))
+            if nd == 1:
+                return Node("%s[%s]" % (par(a, 10), node.text), 10, [a, node], lambda v, i: v[i])
+        if arg:
+            if r.random() < 0.5:
+                return Node("%s.argsort(%s)" % (par(a, 10), ", ".join(args)), 10, [a], fn)
+            return self.fcall("argsort", [a.text] + args, [a], fn)
+        return self.fcall("sort", [a.text] + args, [a], fn)
+
+    def mask_of(self, e, loose=False):
+        """A bool array of e's shape: e itself if bool (or ~e), else a comparison of
+        an exact e with a threshold that splits the inputs' values (in a loop, maybe
+        one that moves with the counter)."""
+        r = self.rng
+        k = kind(e.g)
+        if k == "b":
+            return e if r.random() < 0.7 else Node("~" + par(e, 8), 8, [e], operator.invert)
+        if not e.exact:
+            raise Reject("a mask of rounded values")
+        if k == "i" and r.random() < 0.4:
+            m = self.lit(r.choice([2, 3, 7]))
+            rem = binop("%", e, m)
+            return binop(r.choice(["==", "!="]), rem, self.lit(r.choice([0, 1])))
+        op = r.choice(["<", "<=", ">", ">=", "!="] + ["=="] * loose)
+        if self.frames and r.random() < 0.4:
+            c = self.counter_leaf(self.frames[-1].counter)
+            thr = binop("*", c, self.lit(0.25 if k == "f" else 100))
+        elif k == "f":
+            thr = self.lit(r.choice([0.5, 0.5, 0.25, 0.9, 0.0, 2.0, -1]))
+        else:
+            thr = self.lit(r.choice([500, 500, 100, 0, 990]))
+        return binop(op, e, thr)
+
+    def mask(self, d):
+        """Boolean masks x[mask] (mask over all of x's axes, or its first ones: rows),
+        the mask made from x, from another value of the right shape, or a bool value;
+        flatnonzero; count_nonzero (axis None, int, tuple; keepdims). A masked array's
+        length is data (?nonzero): it is never carried by a loop (nz)."""
+        r = self.rng
+        x = r.random()
+        if x < 0.12:
+            a = self.array_operand(d, exact=True)
+            node = self.fcall("flatnonzero", [a.text], [a], np.flatnonzero)
+            node.nz = True
+            if any(np.shape(g)[0] == 1 for g in node.gs):
+                raise Reject("a length 1 that broadcasts on the generic sizes only (npxc: never)")
+            return node
+        if x < 0.27:
+            a = self.array_operand(d, exact=True)
+            nd = np.ndim(a.g)
+            ax, args = self.axis_args(nd)
+            kd = r.random() < 0.25
+            args += ["keepdims=True"] if kd else []
+            if args and args[0].startswith("axis=") and r.random() < 0.2:
+                args[0] = args[0][5:]                  # axis as the second positional argument
+            return self.fcall("count_nonzero", [a.text] + args, [a],
+                              lambda v: np.count_nonzero(v, axis=ax, keepdims=kd))
+        a = self.array_operand(d, lambda n: np.ndim(n.g) > 0)
+        nd = np.ndim(a.g)
+        k = nd if nd == 1 or r.random() < 0.55 else r.randint(1, nd - 1)
+        shapes = [np.shape(g)[:k] for g in a.gs]
+        y = r.random()
+        m = None
+        if y < 0.45 and a.exact or kind(a.g) == "b":
+            if k == nd:
+                e = a
+            elif k == nd - 1 and not a.nz and r.random() < 0.5:
+                j = r.choice([0, -1])
+                e = Node("%s[..., %d]" % (par(a, 10), j), 10, [a], lambda v: v[..., j])
+            else:
+                red = r.choice(["max", "min", "any", "all"] if a.exact else ["any", "all"])
+                axes = tuple(range(k, nd))
+                axt = str(axes[0]) if len(axes) == 1 else tuple_text([str(q) for q in axes])
+                e = Node("%s.%s(axis=%s)" % (par(a, 10), red, axt), 10, [a],
+                         lambda v: getattr(np, red)(v, axis=axes))
+            m = self.mask_of(e)
+        if m is None:
+            fits = lambda n: all(np.shape(g) == s for g, s in zip(n.gs, shapes)) and (
+                n.exact or kind(n.g) == "b")
+            e = self.array_operand(d, fits)
+            m = self.mask_of(e)
+        if np.ndim(m.g) == 0:
+            raise Reject("a 0-d mask")
+        node = Node("%s[%s]" % (par(a, 10), m.text), 10, [a, m], lambda v, b: v[b])
+        if any(np.shape(g)[0] == 1 for g in node.gs):
+            raise Reject("a length 1 that broadcasts on the generic sizes only (npxc: never)")
+        node.nz = True
+        return node
+
     def reshape(self, d):
         """reshape with -1, literal factors, sizes, regrouped or reordered axes; ravel, flatten."""
         r = self.rng
-        a = self.array_operand(d)
+        a = self.array_operand(d, lambda n: not n.nz)        # npxc: no size derived from ?nonzero
         nd = np.ndim(a.g)
         form = r.randrange(5)
         if form == 0:
@@ -1010,7 +1174,7 @@ class Gen:
         """concatenate 2-4 arrays along an axis or None, or stack 2-3 on a new axis."""
         r = self.rng
         stack = r.random() < 0.35
-        a = self.array_operand(d, lambda n: stack or np.ndim(n.g) > 0 or r.random() < 0.2)
+        a = self.array_operand(d, lambda n: (stack or not n.nz) and (stack or np.ndim(n.g) > 0 or r.random() < 0.2))
         nd, shp = np.ndim(a.g), np.shape(a.g)
         if stack:
             ax = r.randrange(-(nd + 1), nd + 1)
@@ -1022,7 +1186,7 @@ class Gen:
         arrs = [a]
         for _ in range(r.choice([1, 1, 2, 3] if not stack else [1, 1, 2])):
             try:
-                arrs.append(self.array_operand(d, fits))
+                arrs.append(self.array_operand(d, lambda n: fits(n) and (stack or not n.nz)))
             except Reject:
                 arrs.append(r.choice(arrs))              # the same array twice
         seq = ("[%s]" if r.random() < 0.3 else "(%s)") % ", ".join(n.text for n in arrs)
@@ -1041,7 +1205,7 @@ class Gen:
         nd = np.ndim(a.g)
         parts = [self.size_leaf() for _ in range(r.choice([0, 0, 1, 1, 2]))]
         for k in range(nd):
-            if all(np.shape(g)[k] == 1 for g in a.gs) and r.random() < 0.6:
+            if all(np.shape(g)[k] == 1 for g in a.gs) and not a.nz and r.random() < 0.6:
                 parts.append(self.size_leaf())
             else:
                 opts = self.dim_leaves(a, k)
@@ -1163,6 +1327,8 @@ class Gen:
         if form == 1 and nd >= 2:
             i, j = r.sample(range(nd), 2)
             return self.method_or_call("swapaxes", a, [str(i), str(j)], [a], lambda x: np.swapaxes(x, i, j))
+        if a.nz:
+            return a                                 # npxc: no slice of a ?nonzero axis
         k = r.randrange(nd)
         sl = r.choice(["::-1", "::2", "1:", ":-1", "::-2", ":", "-3:"])
         items = [":"] * k + [sl]
@@ -1375,12 +1541,18 @@ class Gen:
                 raise Reject("a carried name changes its type, dtype or shape")
             if self.exact[t] and not node.exact:
                 raise Reject("a carried name would lose its exactness")
+            if node.nz or t in self.nzn:
+                raise Reject("a carried name of a shape that depends on the data")
         self.body.append((t, node))
         self.nstmt += 1
         self.when[t] = self.nstmt
         for e, v in zip(self.envs, node.gs):
             e[t] = v
         self.exact[t] = node.exact
+        if node.nz:
+            self.nzn.add(t)
+        else:
+            self.nzn.discard(t)
 
     # ---- loops ---------------------------------------------------------------
     def lit(self, v):
@@ -1393,7 +1565,7 @@ class Gen:
         """A for loop (maybe with accumulators bound just before it); on Reject, the
         generator's state is as it was."""
         saved = ([dict(e) for e in self.envs], dict(self.exact), dict(self.when), self.ntemp,
-                 len(self.body), self.nstmt)
+                 len(self.body), self.nstmt, set(self.nzn), set(self.hidden))
         try:
             self.make_loop()
         except BaseException:
@@ -1403,6 +1575,7 @@ class Gen:
             self.exact, self.when, self.ntemp = saved[1], saved[2], saved[3]
             del self.body[saved[4]:]
             self.nstmt = saved[5]
+            self.nzn, self.hidden = saved[6], saved[7]
             raise
 
     def make_loop(self):
@@ -1463,6 +1636,16 @@ class Gen:
         self.exact = pre_exact
         for t, node in binds:                      # exact if every value it may have is
             self.exact[t] = self.exact.get(t, True) and node.exact
+            if node.nz:
+                self.nzn.add(t)
+        # A range that depends on an enclosing loop's counter (range(i)) may run in one
+        # iteration of that loop and not in the next: a name bound only in its body is
+        # never read after it (npxc: not supported yet).
+        if self.frames and any(uses(a, self.counters()) for a in args):
+            self.hidden |= {t for t, _ in binds if t not in pre}
+        # Nor a name bound only in a body to a value of a length the data decide
+        # (npxc: not supported yet).
+        self.hidden |= {t for t, node in binds if t not in pre and node.nz}
         self.body.append((None, loop))
         self.nstmt += 1
         for t, _ in binds:
@@ -1642,7 +1825,7 @@ class Gen:
             a = self.operand(d)
             op = r.choice(["+", "-", "*", "*"])
             return binop(op, a, c) if r.random() < 0.6 else binop(op, c, a)
-        a = self.array_operand(d, lambda n: np.ndim(n.g) > 0)
+        a = self.array_operand(d, lambda n: np.ndim(n.g) > 0 and not n.nz)
         nd = np.ndim(a.g)
         k = r.randrange(nd)
         lens = [np.shape(g)[k] for g in a.gs]
@@ -1751,12 +1934,12 @@ def first_error(out):
     return (errs[0] if errs else " | ".join(lines[:3]))[:300]
 
 
-def make_program(seed, i, hostile, cap=40000, loops=0.0):
+def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0):
     """(Gen, outputs, size sets, run seed) for program i of seed, or None if discarded;
     the ordinary sizes have at most cap elements in all (the product of the symbols).
     A size set is (sizes, values): values is None where NumPy raises on those sizes."""
     rng = random.Random("%d:%d" % (seed, i))
-    gen = Gen(rng, hostile, loops)
+    gen = Gen(rng, hostile, loops, sorts, masks)
     try:
         gen.generate()
     except Reject:
@@ -1798,11 +1981,12 @@ def make_program(seed, i, hostile, cap=40000, loops=0.0):
 
 def check_one(args, seed, i, cuda):
     """Run program i of seed through npxc; returns (status, message)."""
-    made = make_program(seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops)
+    made = make_program(seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops,
+                        args.sorts, args.masks)
     if made is None:
         return "discarded", "", 0
     gen, outputs, size_sets, run_seed = made
-    nloops = loop_count(gen.stmts)
+    nloops = features(gen, outputs)
     tag = "s%d_i%d" % (seed, i)
     d = os.path.join(args.work, tag)
     shutil.rmtree(d, ignore_errors=True)
@@ -1893,6 +2077,21 @@ def check_one(args, seed, i, cuda):
     return "ok", "", nloops
 
 
+def features(gen, outputs):
+    """What a program has that a summary counts: loops, sort/argsort, masks
+    (x[mask], flatnonzero, count_nonzero)."""
+    text = gen.text(outputs, "")
+    out = set()
+    if loop_count(gen.stmts):
+        out.add("loops")
+    if re.search(r"\b(sort|argsort)\(", text):
+        out.add("sort")
+    if gen.nzn or re.search(r"\b(flatnonzero|count_nonzero)\(", text) or any(
+            getattr(n, "nz", False) for _, n in bindings(gen.stmts)):
+        out.add("masks")
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--seed", type=int, default=1)
@@ -1908,31 +2107,42 @@ def main():
                     help="count a failure whose message matches REGEX as known, not failed")
     ap.add_argument("--loops", type=float, default=0.15,
                     help="rate of top-level statements that are for loops (0: none, the programs of before)")
+    ap.add_argument("--sorts", type=float, default=3,
+                    help="weight of sort/argsort among the expressions (arithmetic: 8; 0: none)")
+    ap.add_argument("--masks", type=float, default=4,
+                    help="weight of boolean masks, flatnonzero, count_nonzero (0: none)")
     ap.add_argument("--show", action="store_true", help="print the programs, run nothing")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line for every program")
     args = ap.parse_args()
     np.seterr(all="ignore")
     warnings.simplefilter("ignore", RuntimeWarning)
-    counts, looped = {}, [0, 0]
+    counts, feats = {}, {}
     for i in range(args.first, args.first + args.count):
         if args.show:
             cuda = args.cuda_every > 0 and i % args.cuda_every == 0
-            made = make_program(args.seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops)
+            made = make_program(args.seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops,
+                                args.sorts, args.masks)
             print(made[0].text(made[1], "s%d_i%d sizes %s" % (args.seed, i, [s for s, _ in made[2]]))
                   if made else "# discarded\n")
             continue
         cuda = args.cuda_every > 0 and i % args.cuda_every == 0
-        status, msg, nloops = check_one(args, args.seed, i, cuda)
+        status, msg, has = check_one(args, args.seed, i, cuda)
         counts[status] = counts.get(status, 0) + 1
-        if nloops:
-            looped[0] += 1
-            looped[1] += cuda
+        for f in has or ():
+            feats.setdefault(f, [0, 0])
+            feats[f][0] += 1
+            feats[f][1] += cuda
+        if status != "discarded":
+            feats.setdefault("CUDA emulated", [0, 0])[0] += cuda
         if status == "failed" or args.verbose:
             print("%s: %s %s" % (status.upper(), "s%d_i%d" % (args.seed, i), msg), flush=True)
     print("fuzz_programs: seed %d, programs %d..%d: %s%s" % (
         args.seed, args.first, args.first + args.count - 1,
         ", ".join("%d %s" % (v, k) for k, v in sorted(counts.items())),
-        "; %d of them with loops (%d also CUDA emulated)" % tuple(looped) if looped[0] else ""), flush=True)
+        "; run: %d CUDA emulated" % feats.pop("CUDA emulated")[0] + "".join(
+            ", %d with %s (%d also CUDA emulated)" % (n, f, c) for f, (n, c) in sorted(feats.items()))
+        if feats else ""),
+        flush=True)
     return 1 if counts.get("failed") else 0
 
 
