@@ -243,6 +243,23 @@ Idx cx_broadcast_idx(Emitter *e, const Shape *s, Idx idx, const Shape *os)
     return o;
 }
 
+/* Is r surely not 0: a number other than 0, or the maximum of something
+ * and a positive number (linspace's max(n - 1, 1))? */
+static bool never_zero(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    if (v->kind == IR_LITERAL)
+        return dtype_is_float(v->dtype) ? v->fval != 0 : v->ival != 0;
+    if (v->kind != IR_UFUNC || v->ufunc != UF_maximum)
+        return false;
+    for (int i = 0; i < v->nargs; i++) {
+        const Value *a = &p->vals[v->args[i]];
+        if (a->kind == IR_LITERAL && (dtype_is_float(a->dtype) ? a->fval > 0 : a->ival > 0))
+            return true;
+    }
+    return false;
+}
+
 static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
 {
     const UfuncInfo *u = &ufunc_info[v->ufunc];
@@ -254,9 +271,12 @@ static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
     }
     npx_dtype c = v->compute;
     const char *tmpl = c == NPX_BOOL ? u->c_bool : dtype_is_int(c) ? u->c_int : u->c_float;
-    if (v->weak && c == NPX_I64 && (v->ufunc == UF_floor_divide || v->ufunc == UF_remainder))
-        tmpl = v->ufunc == UF_remainder ? "npx_py_mod(st, $l, $0, $1)"   /* Python ints: by 0 is an error */
-                                        : "npx_py_floordiv(st, $l, $0, $1)";
+    if (v->weak && (c == NPX_I64 || c == NPX_F64) && !never_zero(e->p, v->args[1]) &&  /* Python numbers: */
+        (v->ufunc == UF_floor_divide || v->ufunc == UF_remainder || v->ufunc == UF_true_divide))  /* by 0 fails */
+        tmpl = v->ufunc == UF_true_divide ? "npx_py_truediv(st, $l, $0, $1)"
+               : v->ufunc == UF_remainder ? (c == NPX_I64 ? "npx_py_mod(st, $l, $0, $1)" : "npx_py_mod_f64(st, $l, $0, $1)")
+                                          : (c == NPX_I64 ? "npx_py_floordiv(st, $l, $0, $1)"
+                                                          : "npx_py_floordiv_f64(st, $l, $0, $1)");
     return apply(e, tmpl, args, c, e->p->stmts[v->stmt].line);
 }
 

@@ -164,21 +164,37 @@ static inline __attribute__((unused)) int64_t npx_pow_checked_i64(const npx_stat
     return npx_pow_i64(a, b);
 }
 
-/* a // b and a % b of Python ints (sizes, counters) known when the program
- * runs: by zero is Python's ZeroDivisionError. Host code only (CUDA kernels
- * have their own, in cuda/npx_device.h). */
-static inline __attribute__((unused)) int64_t npx_py_floordiv(const npx_state *st, int line, int64_t a, int64_t b)
+/* Python numbers (sizes, counters, and numbers made from them) known when
+ * the program runs: a division by zero is Python's ZeroDivisionError, in
+ * Python's words, not NumPy's inf or 0. */
+enum { NPX_PY_FLOORDIV, NPX_PY_MOD, NPX_PY_TRUEDIV, NPX_PY_FLOAT_FLOORDIV, NPX_PY_FLOAT_MOD };
+NPX_INLINE const char *npx_py_zero_division(int kind)
 {
-    if (b == 0)
-        npx_runtime_error(st, line, "integer division or modulo by zero");
-    return npx_floordiv_i64(a, b);
+    switch (kind) {
+    case NPX_PY_FLOORDIV: return "integer division or modulo by zero";
+    case NPX_PY_MOD: return "integer modulo by zero";
+    case NPX_PY_TRUEDIV: return "division by zero";
+    case NPX_PY_FLOAT_FLOORDIV: return "float floor division by zero";
+    default: return "float modulo";
+    }
 }
-static inline __attribute__((unused)) int64_t npx_py_mod(const npx_state *st, int line, int64_t a, int64_t b)
-{
-    if (b == 0)
-        npx_runtime_error(st, line, "integer modulo by zero");
-    return npx_mod_i64(a, b);
-}
+/* X(name, type, kind, result): host code only (CUDA kernels have their own,
+ * in cuda/npx_device.h) */
+#define NPX_PY_DIVISIONS(X)                                                    \
+    X(npx_py_floordiv, int64_t, NPX_PY_FLOORDIV, npx_floordiv_i64(a, b))       \
+    X(npx_py_mod, int64_t, NPX_PY_MOD, npx_mod_i64(a, b))                      \
+    X(npx_py_truediv, double, NPX_PY_TRUEDIV, a / b)                           \
+    X(npx_py_floordiv_f64, double, NPX_PY_FLOAT_FLOORDIV, npx_floordiv_f64(a, b)) \
+    X(npx_py_mod_f64, double, NPX_PY_FLOAT_MOD, npx_mod_f64(a, b))
+#define X(name, T, kind, result)                                                              \
+    static inline __attribute__((unused)) T name(const npx_state *st, int line, T a, T b)   \
+    {                                                                                         \
+        if (b == 0)                                                                           \
+            npx_runtime_error(st, line, "%s", npx_py_zero_division(kind));                    \
+        return result;                                                                        \
+    }
+NPX_PY_DIVISIONS(X)
+#undef X
 
 /* Position i of an axis of size n, read by take or x[idx]: from the end
  * when negative; NumPy's IndexError when out of range. Host code only (CUDA

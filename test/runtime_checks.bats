@@ -138,17 +138,22 @@ load test_helper
     [ ! -e "$BATS_TEST_TMPDIR/out/d.npy" ]
 }
 
-@test "Python ints known at run time divided by zero are Python's ZeroDivisionError, exit 3, on both targets" {
-    printf 'input z: f32[V]\noutput t, u\nt = 3 %% V\nu = z[:1] * (7 // (V - 1))\n' >"$BATS_TEST_TMPDIR/zd.npx"
+@test "Python numbers known at run time divided by zero are Python's ZeroDivisionError, exit 3, on both targets" {
+    printf 'input z: f32[V]\noutput t, u, w\nt = 3 %% V\nu = z[:1] * (7 // (V - 1))\nw = z[:1] * (1.0 / (V - 2))\n' \
+        >"$BATS_TEST_TMPDIR/zd.npx"
     build_program "$BATS_TEST_TMPDIR/zd.npx"
     run -3 "$PROG" --random 1 --dim V=0 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"zd.npx:3: integer modulo by zero"* ]]
     run -3 "$PROG" --random 1 --dim V=1 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"zd.npx:4: integer division or modulo by zero"* ]]
-    run -0 "$PROG" --random 1 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
+    run -3 "$PROG" --random 1 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"zd.npx:5: division by zero"* ]]
+    run -0 "$PROG" --random 1 --dim V=3 -o "$BATS_TEST_TMPDIR/out"
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/zd.npx" -o "$BATS_TEST_TMPDIR/zd.cu"
     npx_exec "g++ (emulated CUDA)" "${CXX:-g++}" -std=c++17 -O1 -x c++ "$BATS_TEST_TMPDIR/zd.cu" \
         -o "$BATS_TEST_TMPDIR/zd_cuda" -lpthread
     run -3 "$BATS_TEST_TMPDIR/zd_cuda" --random 1 --dim V=1 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"zd.npx:4: integer division or modulo by zero"* ]]
+    run -3 "$BATS_TEST_TMPDIR/zd_cuda" --random 1 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"zd.npx:5: division by zero"* ]]
 }

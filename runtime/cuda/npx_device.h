@@ -125,7 +125,7 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
     if (h.kind == NPX_FAIL_INDEX)
         npx_runtime_error(st, h.line, "index %lld is out of bounds for axis %d with size %lld", h.a, h.axis, h.b);
     if (h.kind == NPX_FAIL_ZERO_DIVISION)
-        npx_runtime_error(st, h.line, h.a ? "integer modulo by zero" : "integer division or modulo by zero");
+        npx_runtime_error(st, h.line, "%s", npx_py_zero_division((int)h.a));
     npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
     return h;
 }
@@ -158,20 +158,16 @@ NPX_DEV_POW_CHECKED(i32, int32_t)
 NPX_DEV_POW_CHECKED(i64, int64_t)
 #undef NPX_DEV_POW_CHECKED
 
-/* Python ints' a // b and a % b in a kernel: by zero is recorded (and 0). */
-__device__ static inline __attribute__((unused)) int64_t npx_py_floordiv(npx_dev_status *st, int line, int64_t a,
-                                                                         int64_t b)
-{
-    if (b == 0)
-        npx_dev_fail(st, line, NPX_FAIL_ZERO_DIVISION, 0, 0, 0);
-    return npx_floordiv_i64(a, b);
-}
-__device__ static inline __attribute__((unused)) int64_t npx_py_mod(npx_dev_status *st, int line, int64_t a, int64_t b)
-{
-    if (b == 0)
-        npx_dev_fail(st, line, NPX_FAIL_ZERO_DIVISION, 1, 0, 0);
-    return npx_mod_i64(a, b);
-}
+/* Python numbers' divisions in a kernel (npx_math.h): by zero is recorded. */
+#define X(name, T, kind, result)                                                                  \
+    __device__ static inline __attribute__((unused)) T name(npx_dev_status *st, int line, T a, T b) \
+    {                                                                                             \
+        if (b == 0)                                                                               \
+            npx_dev_fail(st, line, NPX_FAIL_ZERO_DIVISION, kind, 0, 0);                           \
+        return result;                                                                            \
+    }
+NPX_PY_DIVISIONS(X)
+#undef X
 
 /* take and x[idx] in a kernel: position i of an axis of size n, or a
  * recorded IndexError and position 0 (the axis is not empty: checked before
