@@ -1,8 +1,9 @@
 /* lower_loop.c: for NAME in range(...) and its body. A name the body rebinds
  * that was bound before the loop is carried: an ST_CARRY copy of it before
  * the loop, which each iteration's last value replaces (the same dtype and
- * shape, checked here). Names bound only inside the loop, and its counter,
- * are gone after it (reading them is an error, not last iteration's value). */
+ * shape, checked here). A name bound only inside the loop keeps its last
+ * iteration's value after it, carried out when something reads it
+ * (lower_carry_out); the counter has no value after the loop. */
 #include <string.h>
 #include "lower.h"
 
