@@ -612,7 +612,7 @@ static int data_sym(Program *p, const char *what)
 
 /* a[mask]: the elements of a (or its sub-arrays, when mask has fewer axes)
  * where mask is True, in C order; mask's shape is a's first axes'. */
-Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask)
+Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis)
 {
     if (!a || !mask)
         return 0;
@@ -626,7 +626,7 @@ Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask)
         Dim da = va->shape.d[k], dm = vm->shape.d[k];
         if (dims_differ(p, da, dm)) {
             diag_error(p->diag, at, "boolean index did not match indexed array along axis %d; size of axis is %s but "
-                       "size of corresponding boolean axis is %s", k, dim_str(p, da), dim_str(p, dm));
+                       "size of corresponding boolean axis is %s", axis + k, dim_str(p, da), dim_str(p, dm));
             return 0;
         }
         if (da != dm)

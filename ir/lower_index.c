@@ -103,10 +103,12 @@ static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *ou
 
 /* The index arrays of x[..., i, j, ...] (two at most, next to each other
  * once the integers are applied): where their axes go in the result of the
- * rest of the index, and the item of the first (-1: none). */
+ * rest of the index, and the item of the first (-1: none). Or one boolean
+ * mask, which stands for as many axes as it has (x[mask, 1:3], x[:, mask]). */
 typedef struct {
     Ref positions[2];
     int n, item, axis;
+    int mask_axis;                                /* the first axis of x the mask covers; -1: no mask */
 } ArrayIndex;
 
 static bool is_integer_item(const Expr *it)
@@ -114,11 +116,15 @@ static bool is_integer_item(const Expr *it)
     return it->kind != EXPR_SLICE && it->kind != EXPR_NONE && it->kind != EXPR_ELLIPSIS;
 }
 
-/* NumPy puts the axes of index arrays where they stand when the integers
- * indexing with them are next to them (x[0, idx], x[:, i, j, 0]), else
- * first; npx takes the integers first, then the arrays (x[0][idx]): the
- * same unless they are apart and the arrays' axes would not come first. */
-static bool arrays_place_agrees(Lower *L, const ExprList *items, const ArrayIndex *ai)
+static bool is_mask(const Value *v)
+{
+    return v->dtype == NPX_BOOL && !v->weak && v->shape.ndim > 0;
+}
+
+/* Are the integers and index arrays of the index next to each other? Then
+ * NumPy puts the arrays' axes where they stand (x[0, idx], x[:, i, j, 0]),
+ * else first (x[0, :, idx]). */
+static bool advanced_together(const ExprList *items)
 {
     int first = -1, last = -1, count = 0;
     for (int i = 0; i < items->n; i++)
@@ -127,18 +133,93 @@ static bool arrays_place_agrees(Lower *L, const ExprList *items, const ArrayInde
             last = i;
             count++;
         }
-    if (last - first + 1 == count || ai->axis == 0)
+    return last - first + 1 == count;
+}
+
+/* npx takes the integers first, then the arrays (x[0][idx]): the same as
+ * NumPy unless they are apart and the arrays' axes would not come first. */
+static bool arrays_place_agrees(Lower *L, const ExprList *items, const ArrayIndex *ai)
+{
+    if (advanced_together(items) || ai->axis == 0)
         return true;
     diag_error(P(L)->diag, items->v[ai->item]->span, "index arrays apart from the integers indexing with them "
                                                      "are not supported yet");
     return false;
 }
 
+/* view[mask] where the mask covers the view's axes from ai->axis on: those
+ * axes are moved first, compressed into one, and that one is put where
+ * NumPy puts it (where the mask stood, or first when integers stand apart
+ * from it). */
+static Ref masked(Lower *L, const ExprList *items, const ArrayIndex *ai, Span span, Ref view)
+{
+    Program *p = P(L);
+    int n = V(p, view)->shape.ndim, m = V(p, ai->positions[0])->shape.ndim, perm[NPX_MAX_RANK];
+    for (int k = 0; k < n; k++)                   /* the mask's axes first, the others in order */
+        perm[k] = k < m ? ai->axis + k : k - m < ai->axis ? k - m : k;
+    Ref first = ai->axis ? build_transpose(p, span, view, perm) : view;
+    Ref r = build_compress(p, items->v[ai->item]->span, span, first, ai->positions[0], ai->mask_axis);
+    int to = advanced_together(items) ? ai->axis : 0, out = n - m + 1;
+    if (!r || to == 0)
+        return r;
+    for (int k = 0; k < out; k++)                 /* the selected axis moves to 'to' */
+        perm[k] = k < to ? k + 1 : k == to ? 0 : k;
+    return build_transpose(p, span, r, perm);
+}
+
+/* The index arrays of an index, lowered before the rest (a mask stands for
+ * as many axes as it has, which '...' must know), and how many axes of x
+ * the whole index uses; past x's ndim, *over is the mask that went past. */
+static bool lower_index_arrays(Lower *L, const ExprList *items, int ndim, Ref *arrays, int *used, Span *over)
+{
+    *used = 0;
+    for (int i = 0; i < items->n; i++) {
+        const Expr *it = items->v[i];
+        arrays[i] = 0;
+        if (it->kind == EXPR_ELLIPSIS || it->kind == EXPR_NONE)
+            continue;
+        if (it->kind == EXPR_SLICE || lower_is_const_int(L, it)) {
+            ++*used;
+            continue;
+        }
+        if (!(arrays[i] = lower_expr(L, it)))
+            return false;
+        const Value *v = V(P(L), arrays[i]);
+        *used += is_mask(v) ? v->shape.ndim : 1;
+        if (is_mask(v) && *used > ndim && *used - v->shape.ndim <= ndim)
+            *over = it->span;
+    }
+    return true;
+}
+
+/* The index array at item i, next in ai: a mask (alone), or one of two
+ * integer arrays next to each other. */
+static bool add_index_array(Lower *L, ArrayIndex *ai, const Expr *it, Ref a, int i, int out, int k)
+{
+    bool mask = is_mask(V(P(L), a));
+    const char *no = ai->mask_axis >= 0 || (ai->n && mask) ? "a boolean mask beside an index array is not supported yet"
+                     : ai->n == 2 ? "indexing with more than two arrays is not supported yet"
+                     : ai->n == 1 && ai->axis + 1 != out ? "index arrays apart from each other are not supported yet"
+                                                         : NULL;
+    if (no) {
+        diag_error(P(L)->diag, it->span, "%s", no);
+        return false;
+    }
+    if (!ai->n) {
+        ai->item = i;
+        ai->axis = out;
+    }
+    ai->positions[ai->n++] = a;
+    ai->mask_axis = mask ? k : -1;
+    return true;
+}
+
 /* x[...]: NumPy's indexing. Integers and slices (constant bounds) go
  * through the axes in order, '...' stands for as many whole axes as are left
  * over, None makes a new axis of size 1 in the result. Integer arrays
  * (x[idx], x[:, idx], x[np.arange(B), labels]) pick elements of their axes
- * by position (IR_TAKE). */
+ * by position (IR_TAKE); a boolean mask picks the elements where it is
+ * true (IR_COMPRESS). */
 Ref lower_subscript(Lower *L, const Expr *e)
 {
     Program *p = P(L);
@@ -148,24 +229,28 @@ Ref lower_subscript(Lower *L, const Expr *e)
     const Shape *s = &V(p, x)->shape;
     const ExprList *items = &e->args;
     int used = 0, ellipses = 0;
-    for (int i = 0; i < items->n; i++) {
+    Ref *arrays = arena_alloc(p->arena, sizeof(Ref) * (size_t)(items->n + 1));
+    Span over = e->span;
+    if (!lower_index_arrays(L, items, s->ndim, arrays, &used, &over))
+        return 0;
+    for (int i = 0; i < items->n; i++)
         ellipses += items->v[i]->kind == EXPR_ELLIPSIS;
-        used += items->v[i]->kind != EXPR_ELLIPSIS && items->v[i]->kind != EXPR_NONE;
-    }
     if (ellipses > 1) {
         diag_error(p->diag, e->span, "an index can only have a single ellipsis ('...')");
         return 0;
     }
     if (used > s->ndim) {
-        diag_error(p->diag, e->span, "too many indices for array: array is %d-dimensional, but %d were indexed",
+        diag_error(p->diag, over, "too many indices for array: array is %d-dimensional, but %d were indexed",
                    s->ndim, used);
         return 0;
     }
+    if (items->n == 1 && arrays[0] && is_mask(V(p, arrays[0])))     /* x[mask] */
+        return build_compress(p, items->v[0]->span, e->span, x, arrays[0], 0);
     AxisIndex index[NPX_MAX_RANK];
     const AxisIndex whole = { false, NPX_NO_BOUND, NPX_NO_BOUND, 1 };
     uint32_t new_axes = 0;
     int k = 0, out = 0;                          /* the next axis of x, of the result */
-    ArrayIndex ai = { { 0, 0 }, 0, -1, 0 };
+    ArrayIndex ai = { { 0, 0 }, 0, -1, 0, -1 };
     bool changed = false;
     for (int i = 0; i < items->n; i++) {
         const Expr *it = items->v[i];
@@ -182,28 +267,11 @@ Ref lower_subscript(Lower *L, const Expr *e)
             new_axes |= 1u << out++;
             continue;
         }
-        if (it->kind != EXPR_SLICE && !lower_is_const_int(L, it)) {
-            if (ai.n == 2 || (ai.n == 1 && ai.axis + 1 != out)) {
-                diag_error(p->diag, it->span, ai.n == 2 ? "indexing with more than two arrays is not supported yet"
-                                                        : "index arrays apart from each other are not supported yet");
+        if (arrays[i]) {
+            if (!add_index_array(L, &ai, it, arrays[i], i, out, k))
                 return 0;
-            }
-            if (!ai.n) {
-                ai.item = i;
-                ai.axis = out;
-            }
-            if (!(ai.positions[ai.n++] = lower_expr(L, it)))
-                return 0;
-            const Value *vi = V(p, ai.positions[ai.n - 1]);
-            if (vi->dtype == NPX_BOOL && !vi->weak && vi->shape.ndim > 0) {
-                if (items->n == 1)                   /* x[mask] */
-                    return build_compress(p, it->span, e->span, x, ai.positions[0]);
-                diag_error(p->diag, it->span, "a boolean mask with other indices is not supported yet; "
-                                              "index the masked array: x[mask][...]");
-                return 0;
-            }
-            index[k++] = whole;
-            out++;
+            for (int j = is_mask(V(p, arrays[i])) ? V(p, arrays[i])->shape.ndim : 1; j > 0; j--, out++)
+                index[k++] = whole;
             continue;
         }
         bool ok = it->kind == EXPR_SLICE ? lower_slice(L, it, s->d[k], &index[k])
@@ -225,6 +293,8 @@ Ref lower_subscript(Lower *L, const Expr *e)
     view = new_axes ? build_expand(p, e->span, view, new_axes, out) : view;
     if (ai.item < 0)
         return view;
+    if (ai.mask_axis >= 0)
+        return masked(L, items, &ai, e->span, view);
     if (!arrays_place_agrees(L, items, &ai))
         return 0;
     return build_take(p, items->v[ai.item]->span, e->span, view, ai.positions, ai.n, ai.axis);

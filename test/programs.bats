@@ -263,3 +263,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "boolean masks select elements or rows in order, every dtype, empty results, masked arrays used after" {
     check_program "$BATS_TEST_DIRNAME/programs/mask.npx"
 }
+
+@test "a boolean mask beside slices, integers, '...' and None: its axis where NumPy puts it" {
+    check_program "$BATS_TEST_DIRNAME/programs/mask_beside.npx"
+}
