@@ -9,7 +9,6 @@
 #include "target.h"
 
 static Arena *A(Emitter *e) { return e->p->arena; }
-static const char *paren(Emitter *e, const char *s);
 
 const char *cx_dim(Emitter *e, Dim d)
 {
@@ -44,7 +43,7 @@ const char *cx_flat(Emitter *e, const Shape *s, Idx idx)
         if (strcmp(idx[k], "0") == 0)
             continue;
         const char *stride = cx_dims(e, s->d + k + 1, s->ndim - k - 1);
-        const char *term = strcmp(stride, "1") == 0 ? idx[k] : arena_printf(A(e), "%s * %s", paren(e, idx[k]), stride);
+        const char *term = strcmp(stride, "1") == 0 ? idx[k] : arena_printf(A(e), "%s * %s", cx_paren(e, idx[k]), stride);
         sum = sum ? arena_printf(A(e), "%s + %s", sum, term) : term;
     }
     return sum ? sum : "0";
@@ -95,7 +94,7 @@ static bool atomic(const char *s)
     return true;
 }
 
-static const char *paren(Emitter *e, const char *s)
+const char *cx_paren(Emitter *e, const char *s)
 {
     return atomic(s) ? s : arena_printf(A(e), "(%s)", s);
 }
@@ -143,7 +142,7 @@ static const char *operand(Emitter *e, const char *tmpl, const char *at, const c
         return arg;
     if (outer >= 7 && inner >= 9 && (inner > outer || (inner == outer && first && outer >= 10)))
         return arg;
-    return paren(e, arg);
+    return cx_paren(e, arg);
 }
 
 const char *cx_literal(Emitter *e, double f, int64_t i, bool is_float, npx_dtype to)
@@ -190,10 +189,10 @@ const char *cx_convert(Emitter *e, const char *x, npx_dtype from, npx_dtype to)
     if (from == to)
         return x;
     if (to == NPX_BOOL)
-        return arena_printf(A(e), "%s != 0", paren(e, x));
+        return arena_printf(A(e), "%s != 0", cx_paren(e, x));
     if (dtype_is_float(from) && dtype_is_int(to))
         return arena_printf(A(e), "npx_%s_to_%s(%s)", dtype_name(from), dtype_name(to), x);
-    return arena_printf(A(e), "(%s)%s", dtype_ctype(to), paren(e, x));
+    return arena_printf(A(e), "(%s)%s", dtype_ctype(to), cx_paren(e, x));
 }
 
 /* Fills a template of ir/ufuncs.h: $0..$2 the operands, $t the dtype's
@@ -302,6 +301,8 @@ bool cx_is_flat(Emitter *e, Ref r, const Shape *s)
 static const char *index_first(Emitter *e, Dim d, const AxisIndex *x)
 {
     int64_t start = x->start;
+    if (x->from)
+        return cx_value(e, x->from, NULL, NPX_I64);
     if (!DIM_IS_SYM(d))
         return arena_printf(A(e), "%lld", (long long)(x->single ? (start < 0 ? start + d : start)
                                                                   : npx_slice_first(d, start, x->step)));
@@ -318,7 +319,7 @@ static const char *index_first(Emitter *e, Dim d, const AxisIndex *x)
 static const char *stepped(Emitter *e, const char *first, int64_t step, const char *i)
 {
     bool zero = strcmp(first, "0") == 0;
-    const char *pi = paren(e, i);                /* i may be an index itself: x[::-1][1:] */
+    const char *pi = cx_paren(e, i);                /* i may be an index itself: x[::-1][1:] */
     const char *by = step == 1 ? i : step == -1 ? pi : arena_printf(A(e), "%lld * %s", (long long)(step < 0 ? -step : step), pi);
     if (zero && step > 0)
         return by;
@@ -355,7 +356,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
         int k = (int)v->ival;
         const char *n = cx_dim(e, a->shape.d[k]);
         memcpy(o, idx, sizeof(char *) * (size_t)v->shape.ndim);
-        o[k] = strcmp(n, "0") == 0 ? idx[k] : arena_printf(A(e), "%s - %s", idx[k], paren(e, n));
+        o[k] = strcmp(n, "0") == 0 ? idx[k] : arena_printf(A(e), "%s - %s", idx[k], cx_paren(e, n));
         return arena_printf(A(e), "(%s < %s ? %s : %s)", idx[k], n, cx_value(e, v->args[0], idx, v->dtype),
                             cx_value(e, v->args[1], o, v->dtype));
     }

@@ -55,6 +55,7 @@ const char *cx_flat(Emitter *e, const Shape *s, Idx idx);  /* "i0 * V + i1" */
 const char *cx_convert(Emitter *e, const char *x, npx_dtype from, npx_dtype to);
 const char *cx_literal(Emitter *e, double f, int64_t i, bool is_float, npx_dtype to);
 const char *cx_dim(Emitter *e, Dim d);
+const char *cx_paren(Emitter *e, const char *s);               /* s in brackets unless it is one term */
 bool cx_is_flat(Emitter *e, Ref r, const Shape *s);         /* may r be read with idx NULL? */
 /* The indexes of an operand of shape os read by a value of shape s at idx:
  * broadcasting aligns the last axes, a size-1 axis is read at 0. */

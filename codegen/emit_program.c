@@ -74,6 +74,15 @@ static Ref sized_in(const Program *p, const IrStmt *st, Dim d)
     return r && &p->stmts[p->vals[r].stmt] == st ? r : 0;
 }
 
+/* An int64 the host computes: a bound of a loop's range, a window's start. */
+static const char *host_int(Emitter *e, Ref r)
+{
+    e->on_host = true;
+    const char *s = cx_value(e, r, NULL, NPX_I64);
+    e->on_host = false;
+    return s;
+}
+
 /* Statement st's checks that can run once value `after` is computed (0:
  * before its first value): those between sizes known by then, the last of
  * which it just made known. */
@@ -106,6 +115,15 @@ static void emit_checks(Emitter *e, const IrStmt *st, Ref after)
             emit_line(e, "if (%s == 0 && %s != 0)", n, cx_dim(e, c->b));
             emit_line(e, "    npx_runtime_error(st, %d, \"%s\");", st->line, c->what);
             break;
+        case CHECK_WINDOW: {             /* b elements from c->from */
+            const char *first = host_int(e, c->from), *len = cx_dim(e, c->b);
+            emit_line(e, "if (%s < 0 || %s > %s - %s)", first, cx_paren(e, first), n, len);
+            emit_line(e, "    npx_runtime_error(st, %d, \"the slice %%lld:%%lld lies outside %s with size %%lld (a slice "
+                         "that moves with a loop's counter keeps its length: NumPy would return a shorter one)\", "
+                         "(long long)%s, (long long)(%s + %s), (long long)%s);",
+                      st->line, c->what, first, cx_paren(e, first), len, n);
+            break;
+        }
         case CHECK_INDEX:                /* b is the index */
             emit_line(e, c->b >= 0 ? "if (%s <= %lld)" : "if (%s < %lld)", n, (long long)(c->b >= 0 ? c->b : -c->b));
             emit_line(e, "    npx_runtime_error(st, %d, \"%s with size %%lld (%s)\", (long long)%s);", st->line, c->what,
@@ -163,20 +181,11 @@ static void emit_trace_and_frees(Emitter *e, const IrStmt *st)
         e->t->free(e, V(e->p, st->frees[f]));
 }
 
-/* A bound of a loop's range, which the host computes. */
-static const char *range_bound(Emitter *e, Ref r)
-{
-    e->on_host = true;
-    const char *s = cx_value(e, r, NULL, NPX_I64);
-    e->on_host = false;
-    return s;
-}
-
 /* The condition that the loop runs again; its start and stop are
  * computed where the loop starts. */
 static const char *loop_condition(Emitter *e, const Loop *lp, const char *i)
 {
-    return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", range_bound(e, lp->stop));
+    return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", host_int(e, lp->stop));
 }
 
 static bool is_output(const Program *p, Ref r)
@@ -252,7 +261,7 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
     }
     const char *step = lp->step == 1 ? arena_printf(p->arena, "%s++", i)
                                      : arena_printf(p->arena, "%s += %lld", i, (long long)lp->step);
-    emit_open(e, "for (int64_t %s = %s; %s; %s)", i, range_bound(e, lp->start), loop_condition(e, lp, i),
+    emit_open(e, "for (int64_t %s = %s; %s; %s)", i, host_int(e, lp->start), loop_condition(e, lp, i),
               step);
 }
 

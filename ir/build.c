@@ -364,7 +364,9 @@ Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index)
     const Shape *in = &V(p, a)->shape;
     Shape s = { 0, { 0 } };
     for (int k = 0; k < in->ndim; k++)
-        if (!index[k].single)
+        if (index[k].from)
+            s.d[s.ndim++] = index[k].len;
+        else if (!index[k].single)
             s.d[s.ndim++] = ir_slice_dim(p, in->d[k], index[k].start, index[k].stop, index[k].step);
     Ref r = build_view(p, IR_INDEX, span, a, &s);
     memcpy(V(p, r)->sel, index, sizeof(AxisIndex) * (size_t)in->ndim);

@@ -9,11 +9,15 @@ static const char *const kind_name[] = {
     [IR_TAKE] = "take",
 };
 
-static void dump_axis_index(FILE *out, const char *sep, const AxisIndex *x)
+static void dump_axis_index(FILE *out, Program *p, const char *sep, const AxisIndex *x)
 {
     fprintf(out, "%s", sep);
     if (x->single) {
         fprintf(out, "%lld", (long long)x->start);
+        return;
+    }
+    if (x->from) {
+        fprintf(out, "%%%d:+%s", x->from, dim_str(p, x->len));
         return;
     }
     if (x->start != NPX_NO_BOUND)
@@ -55,7 +59,7 @@ static void dump_value(FILE *out, Program *p, Ref r)
     case IR_INDEX:
         fprintf(out, " [");
         for (int k = 0; k < p->vals[v->args[0]].shape.ndim; k++)
-            dump_axis_index(out, k ? ", " : "", &v->sel[k]);
+            dump_axis_index(out, p, k ? ", " : "", &v->sel[k]);
         fprintf(out, "]");
         break;
     case IR_MATMUL:

@@ -50,8 +50,10 @@ static void explain_loop(FILE *out, Program *p, const IrStmt *st)
     int last = st->line;
     for (int s = lp->first + 1; s < lp->last; s++)
         last = p->stmts[s].line > last ? p->stmts[s].line : last;
-    fprintf(out, "%s:%d: %s\n    loop: lines %d-%d run once for each value of %s\n", p->source, st->line, st->text,
-            st->line + 1, last, st->name);
+    const char *lines = last > st->line + 1 ? arena_printf(p->arena, "lines %d-%d", st->line + 1, last)
+                                            : arena_printf(p->arena, "line %d", last);
+    fprintf(out, "%s:%d: %s\n    loop: %s run%s once for each value of %s\n", p->source, st->line, st->text, lines,
+            last > st->line + 1 ? "" : "s", st->name);
     for (int k = 0; k < lp->ncarries; k++) {
         const Value *c = V(p, lp->carry[k]);
         const char *start = lp->late[k] ? "bound in the loop, read after it"

@@ -93,29 +93,35 @@ void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *wha
         if (s->checks[i].kind == CHECK_EQUAL &&
             ((s->checks[i].a == a && s->checks[i].b == b) || (s->checks[i].a == b && s->checks[i].b == a)))
             return;
-    add_check(p, stmt, (SizeCheck){ a, b, span, what, CHECK_EQUAL });
+    add_check(p, stmt, (SizeCheck){ a, b, span, what, CHECK_EQUAL, 0 });
 }
 
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span)
 {
     const char *what = arena_printf(p->arena, "index %lld is out of bounds for axis %d", (long long)index, axis);
-    add_check(p, stmt, (SizeCheck){ size, index, span, what, CHECK_INDEX });
+    add_check(p, stmt, (SizeCheck){ size, index, span, what, CHECK_INDEX, 0 });
 }
 
 void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span)
 {
-    add_check(p, stmt, (SizeCheck){ unit, other, span, "operands could not be broadcast together", CHECK_UNIT });
+    add_check(p, stmt, (SizeCheck){ unit, other, span, "operands could not be broadcast together", CHECK_UNIT, 0 });
 }
 
 void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, int axis, Span span)
 {
     const char *what = arena_printf(p->arena, "index is out of bounds for axis %d with size 0", axis);
-    add_check(p, stmt, (SizeCheck){ size, count, span, what, CHECK_NONEMPTY });
+    add_check(p, stmt, (SizeCheck){ size, count, span, what, CHECK_NONEMPTY, 0 });
+}
+
+void ir_add_window_check(Program *p, int stmt, Dim size, const AxisIndex *window, int axis, Span span)
+{
+    const char *what = arena_printf(p->arena, "axis %d", axis);
+    add_check(p, stmt, (SizeCheck){ size, window->len, span, what, CHECK_WINDOW, window->from });
 }
 
 void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)
 {
-    add_check(p, stmt, (SizeCheck){ total, known, span, what, CHECK_DIVIDES });
+    add_check(p, stmt, (SizeCheck){ total, known, span, what, CHECK_DIVIDES, 0 });
 }
 
 Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)

@@ -53,10 +53,14 @@ typedef struct {
 } Sym;
 
 /* What an index does to one axis of an array: picks one element (the axis
- * is gone) or a slice. Bounds as written, NPX_NO_BOUND where absent. */
+ * is gone) or a slice. Bounds as written, NPX_NO_BOUND where absent; or a
+ * window, a slice that moves with a loop's counter: len elements from the
+ * host scalar `from` (x[b*BS:(b+1)*BS], checked to lie inside the axis). */
 typedef struct {
     bool single;                 /* an integer index, in start */
     int64_t start, stop, step;
+    Ref from;                    /* a window's first index (an int64 the host knows), else 0 */
+    Dim len;                     /* a window's length */
 } AxisIndex;
 
 /* Reductions: X(name, flags). */
@@ -157,6 +161,7 @@ typedef enum {
     CHECK_DIVIDES,  /* b divides a, and is not 0 (reshape's -1) */
     CHECK_UNIT,     /* a, at most 1 long, broadcasts against b: a is 1 or b (x[:, :1] - x) */
     CHECK_NONEMPTY, /* an axis of size a that b positions are taken from is not empty, or b is 0 */
+    CHECK_WINDOW,   /* the window of b elements from `from` lies inside an axis of size a */
 } CheckKind;
 
 typedef struct {
@@ -165,6 +170,7 @@ typedef struct {
     const char *what;            /* "operands could not be broadcast together", "index 3 is out of
                                     bounds for axis 0", "cannot reshape array into shape (-1, 6)" */
     CheckKind kind;
+    Ref from;                    /* CHECK_WINDOW: its first index */
 } SizeCheck;
 
 typedef struct {
@@ -254,6 +260,7 @@ void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *wha
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span);
 void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span);   /* CHECK_UNIT */
 void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, int axis, Span span);
+void ir_add_window_check(Program *p, int stmt, Dim size, const AxisIndex *window, int axis, Span span);
 void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);
 /* A size inferred by reshape: total / known, checked to divide. */
 Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);

@@ -46,8 +46,7 @@ bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
             return true;
         }
         if (bd && bd->kind == BIND_SYM && P(L)->syms[bd->sym].kind == SYM_LOOP) {
-            diag_error(P(L)->diag, e->span, "'%s' is a loop's counter, not a constant; for batch %s of x, index "
-                                            "a view of its batches: x.reshape(NB, BS, ...)[%s]", e->name, e->name, e->name);
+            diag_error(P(L)->diag, e->span, "'%s' is a loop's counter, not an integer constant", e->name);
             return false;
         }
         break;

@@ -45,7 +45,7 @@ Ref call_squeeze(Lower *L, Call *c, int unused)
     AxisIndex index[NPX_MAX_RANK];
     Span at = a[1] ? a[1]->span : c->call->at;
     for (int k = 0; k < s->ndim; k++) {
-        index[k] = (AxisIndex){ false, NPX_NO_BOUND, NPX_NO_BOUND, 1 };
+        index[k] = (AxisIndex){ false, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 };
         if (!(axes >> k & 1))
             continue;
         const char *what = "cannot select an axis to squeeze out which has size not equal to one";
@@ -57,15 +57,22 @@ Ref call_squeeze(Lower *L, Call *c, int unused)
         }
         if (DIM_IS_SYM(s->d[k]))
             ir_add_check(p, p->nstmts - 1, s->d[k], 1, at, what);
-        index[k] = (AxisIndex){ true, 0, NPX_NO_BOUND, 1 };
+        index[k] = (AxisIndex){ true, 0, NPX_NO_BOUND, 1, 0, 0 };
     }
     return axes ? build_index(p, c->call->span, x, index) : x;
 }
 
-/* One slice start:stop:step; its bounds are integer constants. */
-static bool lower_slice(Lower *L, const Expr *e, Dim d, AxisIndex *out)
+/* One slice start:stop:step of axis k of size d; its bounds are integer
+ * constants, or move with a loop's counter (lower_window.c). */
+static bool lower_slice(Lower *L, const Expr *e, Dim d, int k, AxisIndex *out)
 {
     const Expr *part[3] = { e->lhs, e->rhs, e->step };
+    if (lower_mentions_counter(L, e->lhs) || lower_mentions_counter(L, e->rhs)) {
+        if (data_axis(L, d, e->span) || !lower_window(L, e, out))
+            return false;
+        ir_add_window_check(P(L), P(L)->nstmts - 1, d, out, k, e->span);
+        return true;
+    }
     int64_t v[3] = { NPX_NO_BOUND, NPX_NO_BOUND, 1 };
     for (int i = 0; i < 3; i++) {
         if (part[i] && part[i]->kind != EXPR_NONE && !lower_const_int(L, part[i], &v[i]))
@@ -77,7 +84,7 @@ static bool lower_slice(Lower *L, const Expr *e, Dim d, AxisIndex *out)
         diag_error(P(L)->diag, part[2]->span, "slice step cannot be zero");
         return false;
     }
-    *out = (AxisIndex){ false, v[0], v[1], v[2] };
+    *out = (AxisIndex){ false, v[0], v[1], v[2], 0, 0 };
     bool whole = v[0] == NPX_NO_BOUND && v[1] == NPX_NO_BOUND && (v[2] == 1 || v[2] == -1);
     return whole || !data_axis(L, d, e->span);
 }
@@ -97,7 +104,7 @@ static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *ou
     }
     if (DIM_IS_SYM(d))
         ir_add_index_check(p, p->nstmts - 1, d, i, axis, e->span);
-    *out = (AxisIndex){ true, i, NPX_NO_BOUND, 1 };
+    *out = (AxisIndex){ true, i, NPX_NO_BOUND, 1, 0, 0 };
     return true;
 }
 
@@ -247,7 +254,7 @@ Ref lower_subscript(Lower *L, const Expr *e)
     if (items->n == 1 && arrays[0] && is_mask(V(p, arrays[0])))     /* x[mask] */
         return build_compress(p, items->v[0]->span, e->span, x, arrays[0], 0);
     AxisIndex index[NPX_MAX_RANK];
-    const AxisIndex whole = { false, NPX_NO_BOUND, NPX_NO_BOUND, 1 };
+    const AxisIndex whole = { false, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 };
     uint32_t new_axes = 0;
     int k = 0, out = 0;                          /* the next axis of x, of the result */
     ArrayIndex ai = { { 0, 0 }, 0, -1, 0, -1 };
@@ -274,12 +281,12 @@ Ref lower_subscript(Lower *L, const Expr *e)
                 index[k++] = whole;
             continue;
         }
-        bool ok = it->kind == EXPR_SLICE ? lower_slice(L, it, s->d[k], &index[k])
+        bool ok = it->kind == EXPR_SLICE ? lower_slice(L, it, s->d[k], k, &index[k])
                                          : lower_single(L, it, s->d[k], k, &index[k]);
         if (!ok)
             return 0;
         out += !index[k].single;
-        changed |= index[k].single || index[k].start != NPX_NO_BOUND || index[k].stop != NPX_NO_BOUND ||
+        changed |= index[k].single || index[k].from || index[k].start != NPX_NO_BOUND || index[k].stop != NPX_NO_BOUND ||
                    index[k].step != 1;
         k++;
     }

@@ -267,3 +267,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "a boolean mask beside slices, integers, '...' and None: its axis where NumPy puts it" {
     check_program "$BATS_TEST_DIRNAME/programs/mask_beside.npx"
 }
+
+@test "slices that move with a loop's counter: minibatches, sliding windows, two counters, read after the loop" {
+    check_program "$BATS_TEST_DIRNAME/programs/loops_windows.npx"
+}

@@ -157,3 +157,19 @@ load test_helper
     run -3 "$BATS_TEST_TMPDIR/zd_cuda" --random 1 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"zd.npx:5: division by zero"* ]]
 }
+
+@test "a slice that moves with a loop's counter past its axis stops with exit 3 on both targets, no output written" {
+    printf 'input x: f32[N, 2]\noutput s\nconst BS = 4\ns = x[:BS].sum(axis=0)\nfor b in range(1, N // 3):\n    s = s + x[b*BS - 2:(b+1)*BS - 2].sum(axis=0)\n' \
+        >"$BATS_TEST_TMPDIR/win.npx"
+    build_program "$BATS_TEST_TMPDIR/win.npx"
+    run -0 "$PROG" --random 1 --dim N=10 -o "$BATS_TEST_TMPDIR/out"
+    run -3 "$PROG" --random 1 --dim N=12 -o "$BATS_TEST_TMPDIR/out2"
+    [[ $output == *"win.npx:6: the slice 10:14 lies outside axis 0 with size 12"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out2/s.npy" ]
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/win.npx" -o "$BATS_TEST_TMPDIR/win.cu"
+    npx_exec "g++ (emulated CUDA)" "${CXX:-g++}" -std=c++17 -O1 -x c++ "$BATS_TEST_TMPDIR/win.cu" \
+        -o "$BATS_TEST_TMPDIR/win_cuda" -lpthread
+    run -0 "$BATS_TEST_TMPDIR/win_cuda" --random 1 --dim N=10 -o "$BATS_TEST_TMPDIR/out3"
+    run -3 "$BATS_TEST_TMPDIR/win_cuda" --random 1 --dim N=12 -o "$BATS_TEST_TMPDIR/out4"
+    [[ $output == *"win.npx:6: the slice 10:14 lies outside axis 0 with size 12"* ]]
+}
