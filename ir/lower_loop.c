@@ -207,10 +207,22 @@ static bool literal_fits(const Value *v, npx_dtype t)
     }
 }
 
+/* The number a carried Python number starts as: the value before the loop,
+ * or before the loops around it (an inner loop's carry starts as the outer
+ * one's); NULL when it is not a literal. */
+static const Value *entry_literal(const Program *p, const Value *c)
+{
+    const Value *entry = &p->vals[c->args[0]];
+    while (entry->kind == IR_CAST && entry->weak && p->stmts[entry->stmt].kind == ST_CARRY)
+        entry = &p->vals[entry->args[0]];
+    return entry->kind == IR_LITERAL ? entry : NULL;
+}
+
 /* s = 0.0 before the loop, s = s + x.sum() in it: NumPy's s is a Python
  * float in the first iteration and an f32 after. When the number is exactly
  * an f32 (or whatever the body makes of it), the carry is that from the
- * start, which computes the same. Retypes such carries; true if any. */
+ * start, which computes the same (in nested loops, each loop's carry, from
+ * the innermost out). Retypes such carries; true if any. */
 static bool retype_carries(Lower *L, const Loop *lp)
 {
     Program *p = L->p;
@@ -219,8 +231,8 @@ static bool retype_carries(Lower *L, const Loop *lp)
         Value *c = V(p, lp->carry[k]);
         const Binding *b = lower_find(L, lp->name[k]);
         const Value *next = b && b->kind == BIND_VALUE && b->value ? V(p, b->value) : NULL;
-        const Value *entry = V(p, c->args[0]);
-        if (!next || !c->weak || next->weak || !shape_equal(&next->shape, &c->shape) || entry->kind != IR_LITERAL ||
+        const Value *entry = entry_literal(p, c);
+        if (!next || !c->weak || next->weak || !shape_equal(&next->shape, &c->shape) || !entry ||
             !literal_fits(entry, next->dtype))
             continue;
         c->dtype = next->dtype;
