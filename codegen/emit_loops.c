@@ -394,17 +394,17 @@ static void emit_sort(Emitter *e, Ref r)
               cx_dim(e, v->shape.d[k]), cx_dims(e, v->shape.d + k + 1, n - k - 1));
 }
 
-/* x[mask]: the runtime counts the elements the mask selects (on the device:
- * the host reads that count, one sync), allocates the result and fills it
- * (compress.c; npx_device.h). */
+/* x[..., mask, ...]: the runtime counts the elements the mask selects (on
+ * the device: the host reads that count, one sync), allocates the result
+ * and fills it (compress.c; npx_device.h). */
 static void emit_compress(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r), *x = V(e->p, v->args[0]), *mask = V(e->p, v->args[1]);
-    int m = mask->shape.ndim;
+    int k = (int)v->ival, m = mask->shape.ndim;
     emit_line(e, "%s *%s;", dtype_ctype(v->dtype), v->cname);
-    emit_line(e, "const int64_t %s = %s_compress_%s(%s, %s, %s, %s, &%s);", cx_dim(e, v->shape.d[0]), e->t->array_fns,
-              dtype_name(v->dtype), e->t->data(e, mask), e->t->data(e, x), cx_dims(e, x->shape.d, m),
-              cx_dims(e, x->shape.d + m, x->shape.ndim - m), v->cname);
+    emit_line(e, "const int64_t %s = %s_compress_%s(%s, %s, %s, %s, %s, &%s);", cx_dim(e, ir_data_dim(v)),
+              e->t->array_fns, dtype_name(v->dtype), e->t->data(e, mask), e->t->data(e, x), cx_dims(e, x->shape.d, k),
+              cx_dims(e, x->shape.d + k, m), cx_dims(e, x->shape.d + k + m, x->shape.ndim - k - m), v->cname);
 }
 
 static void emit_arange(Emitter *e, Ref r)

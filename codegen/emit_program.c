@@ -46,7 +46,7 @@ static Ref known_after(const Program *p, Dim d)
     const Sym *s = &p->syms[DIM_SYMNO(d)];
     if (s->kind == SYM_DATA) {
         for (Ref r = 1; r < p->nvals; r++)
-            if (ir_sized_by_data(&p->vals[r]) && p->vals[r].shape.d[0] == d)
+            if (ir_sized_by_data(&p->vals[r]) && ir_data_dim(&p->vals[r]) == d)
                 return r;
         return 0;
     }

@@ -614,29 +614,32 @@ static int data_sym(Program *p, const char *what)
 
 /* a[mask]: the elements of a (or its sub-arrays, when mask has fewer axes)
  * where mask is True, in C order; mask's shape is a's first axes'. */
-Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis)
+Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, int shown_axis)
 {
     if (!a || !mask)
         return 0;
     const Value *va = V(p, a), *vm = V(p, mask);
-    if (vm->shape.ndim > va->shape.ndim) {
+    if (vm->shape.ndim > va->shape.ndim - axis) {
         diag_error(p->diag, at, "too many indices for array: array is %d-dimensional, but %d were indexed",
                    va->shape.ndim, vm->shape.ndim);
         return 0;
     }
     for (int k = 0; k < vm->shape.ndim; k++) {
-        Dim da = va->shape.d[k], dm = vm->shape.d[k];
+        Dim da = va->shape.d[axis + k], dm = vm->shape.d[k];
         if (dims_differ(p, da, dm)) {
             diag_error(p->diag, at, "boolean index did not match indexed array along axis %d; size of axis is %s but "
-                       "size of corresponding boolean axis is %s", axis + k, dim_str(p, da), dim_str(p, dm));
+                       "size of corresponding boolean axis is %s", shown_axis + k, dim_str(p, da), dim_str(p, dm));
             return 0;
         }
         if (da != dm)
             ir_add_check(p, p->nstmts - 1, da, dm, at, "boolean index did not match indexed array");
     }
-    Shape s = { 1 + va->shape.ndim - vm->shape.ndim, { DIM_SYM(data_sym(p, "nonzero")) } };
-    for (int k = vm->shape.ndim; k < va->shape.ndim; k++)
-        s.d[1 + k - vm->shape.ndim] = va->shape.d[k];
+    Shape s = { 0, { 0 } };
+    for (int k = 0; k < va->shape.ndim; k++)
+        if (k < axis || k >= axis + vm->shape.ndim)
+            s.d[s.ndim++] = va->shape.d[k];
+        else if (k == axis)
+            s.d[s.ndim++] = DIM_SYM(data_sym(p, "nonzero"));
     Ref r = ir_new(p, IR_COMPRESS, span);
     Value *v = V(p, r);
     v->dtype = va->dtype;
@@ -644,6 +647,7 @@ Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis)
     v->args[0] = a;
     v->args[1] = mask;
     v->nargs = 2;
+    v->ival = axis;
     return r;
 }
 

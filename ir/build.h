@@ -16,7 +16,8 @@ Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index);   /* one 
 Ref build_reshape(Program *p, Span span, Ref a, const Shape *s);         /* s: a's size, checked */
 Ref build_cumsum(Program *p, Span span, Ref a, int axis);
 Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions);   /* np.sort, np.argsort */
-Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis);   /* a[mask]; mask from a's axis */
+/* a[..., mask, ...]: mask over a's axes from axis on (shown_axis in messages) */
+Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, int shown_axis);
 /* a at integer positions: n arrays (two at most) for axes axis.. of a */
 Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis);
 Ref build_concat(Program *p, Span span, Ref a, Ref b, int axis, const Shape *s);   /* s checked */

@@ -103,8 +103,9 @@ typedef enum {
     IR_ARANGE,      /* fval/ival start, step2 step, shape[0] elements */
     IR_BINCOUNT,    /* bincount(args[0], weights=args[1] or 0, minlength=ival);
                        shape[0] is a SYM_DATA symbol */
-    IR_COMPRESS,    /* args[0][args[1]], a boolean mask over its first axes: the elements (or
-                       sub-arrays) where it is True, in order; shape[0] is a SYM_DATA symbol */
+    IR_COMPRESS,    /* args[0][..., args[1], ...], a boolean mask over its axes from ival on: the
+                       elements (or sub-arrays) where it is True, in order, along one axis, at
+                       ival, whose size is a SYM_DATA symbol */
 } IrKind;
 
 typedef struct {
@@ -292,6 +293,8 @@ bool ir_stores(const Program *p, int s, Ref r);
  * CUDA graph. */
 bool ir_host_reads_device(const Program *p);
 static inline bool ir_sized_by_data(const Value *v) { return v->kind == IR_BINCOUNT || v->kind == IR_COMPRESS; }
+/* the size the data give of such a value */
+static inline Dim ir_data_dim(const Value *v) { return v->shape.d[v->kind == IR_COMPRESS ? v->ival : 0]; }
 /* c_names.c: a name C, C++, the headers or the generated code already use
  * (keywords, libm, the emitters' own variables); of them, those that no
  * numbered suffix frees (npx_..., _Bool) */

@@ -186,7 +186,7 @@ Ref call_flatnonzero(Lower *L, Call *c, int unused)
     if (!x || !(x = lower_flatten(L, at, sp, x)))
         return 0;
     Ref mask = build_ufunc(p, at, sp, UF_not_equal, (Ref[]){ x, int_literal(p, sp, 0) }, 2, true);
-    return build_compress(p, at, sp, build_arange(p, sp, NPX_I64, 0, 1, V(p, x)->shape.d[0]), mask, 0);
+    return build_compress(p, at, sp, build_arange(p, sp, NPX_I64, 0, 1, V(p, x)->shape.d[0]), mask, 0, 0);
 }
 
 /* count_nonzero(a, axis=None, keepdims=False): the sum of a != 0, int64

@@ -154,23 +154,18 @@ static bool arrays_place_agrees(Lower *L, const ExprList *items, const ArrayInde
     return false;
 }
 
-/* view[mask] where the mask covers the view's axes from ai->axis on: those
- * axes are moved first, compressed into one, and that one is put where
- * NumPy puts it (where the mask stood, or first when integers stand apart
- * from it). */
+/* view[..., mask, ...] where the mask covers the view's axes from
+ * ai->axis on: they become one, where the mask stands, which NumPy moves
+ * first when integers of the index stand apart from it. */
 static Ref masked(Lower *L, const ExprList *items, const ArrayIndex *ai, Span span, Ref view)
 {
     Program *p = P(L);
-    int n = V(p, view)->shape.ndim, m = V(p, ai->positions[0])->shape.ndim, perm[NPX_MAX_RANK];
-    for (int k = 0; k < n; k++)                   /* the mask's axes first, the others in order */
-        perm[k] = k < m ? ai->axis + k : k - m < ai->axis ? k - m : k;
-    Ref first = ai->axis ? build_transpose(p, span, view, perm) : view;
-    Ref r = build_compress(p, items->v[ai->item]->span, span, first, ai->positions[0], ai->mask_axis);
-    int to = advanced_together(items) ? ai->axis : 0, out = n - m + 1;
-    if (!r || to == 0)
+    Ref r = build_compress(p, items->v[ai->item]->span, span, view, ai->positions[0], ai->axis, ai->mask_axis);
+    int at = ai->axis, n = r ? V(p, r)->shape.ndim : 0, perm[NPX_MAX_RANK];
+    if (!r || at == 0 || advanced_together(items))
         return r;
-    for (int k = 0; k < out; k++)                 /* the selected axis moves to 'to' */
-        perm[k] = k < to ? k + 1 : k == to ? 0 : k;
+    for (int k = 0; k < n; k++)                   /* the selected axis first */
+        perm[k] = k == 0 ? at : k <= at ? k - 1 : k;
     return build_transpose(p, span, r, perm);
 }
 
@@ -252,7 +247,7 @@ Ref lower_subscript(Lower *L, const Expr *e)
         return 0;
     }
     if (items->n == 1 && arrays[0] && is_mask(V(p, arrays[0])))     /* x[mask] */
-        return build_compress(p, items->v[0]->span, e->span, x, arrays[0], 0);
+        return build_compress(p, items->v[0]->span, e->span, x, arrays[0], 0, 0);
     AxisIndex index[NPX_MAX_RANK];
     const AxisIndex whole = { false, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 };
     uint32_t new_axes = 0;

@@ -126,7 +126,7 @@ static void name_values(Program *p)
         if (v->row_local)
             v->row_cname = unique(p, &names, arena_printf(p->arena, "%s_row", v->cname));
         if (ir_sized_by_data(v)) {
-            Sym *sym = &p->syms[DIM_SYMNO(v->shape.d[0])];
+            Sym *sym = &p->syms[DIM_SYMNO(ir_data_dim(v))];
             sym->cvar = unique(p, &names, arena_printf(p->arena, "%s_len", v->cname));
         }
     }

@@ -186,7 +186,7 @@ NPX_SORT_DECL(f64, double)
  * of inner elements): the rows where mask is True, in order, in *out (from
  * npx_alloc); returns how many. */
 #define NPX_COMPRESS_DECL(s, T) \
-    NPX_RT int64_t npx_compress_##s(const bool *mask, const T *x, int64_t n, int64_t inner, T **out);
+    NPX_RT int64_t npx_compress_##s(const bool *mask, const T *x, int64_t outer, int64_t n, int64_t inner, T **out);
 NPX_COMPRESS_DECL(bool, bool)
 NPX_COMPRESS_DECL(i32, int32_t)
 NPX_COMPRESS_DECL(i64, int64_t)

@@ -202,3 +202,10 @@ program() {
     grep -qF 'keeps it from being a CUDA graph' <<<"$NPX_OUTPUT"
     grep -qF 'kernel: multiply -> a f32[?nonzero, N]' <<<"$NPX_OUTPUT"
 }
+
+@test "a boolean mask on a later axis (x[:, mask]) selects in place: no transposed copy of x" {
+    program $'input x: f32[B, N]\noutput a\na = x[:, x[0] > 0.5]'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: compress -> a f32[B, ?nonzero]' <<<"$NPX_OUTPUT"
+    ! grep -q 'transpose' <<<"$NPX_OUTPUT"
+}

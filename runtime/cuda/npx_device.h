@@ -292,8 +292,8 @@ NPX_DEV_SORT(f32, float)
 NPX_DEV_SORT(f64, double)
 #undef NPX_DEV_SORT
 
-/* ---- x[mask] on the device ----
- * mask has n elements (x: n rows of inner elements). The elements are cut
+/* ---- x[..., mask, ...] on the device ----
+ * mask has n elements (x: outer blocks of n rows of inner elements). The elements are cut
  * into chunks: a kernel counts each chunk's True elements, one thread turns
  * the counts into each chunk's first place in the result (and the total),
  * a kernel gives each selected row its place, the host reads the total
@@ -341,15 +341,19 @@ __global__ static __attribute__((unused)) void npx_k_mask_places(const bool *mas
 }
 
 template <typename T>
-__global__ void npx_k_mask_copy(const bool *mask, const T *x, const int64_t *place, int64_t n, int64_t inner, T *out)
+__global__ void npx_k_mask_copy(const bool *mask, const T *x, const int64_t *place, int64_t outer, int64_t n,
+                                int64_t inner, int64_t count, T *out)
 {
-    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < n * inner; e += (int64_t)gridDim.x * blockDim.x)
-        if (mask[e / inner])
-            out[place[e / inner] * inner + e % inner] = x[e];
+    for (int64_t e = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; e < outer * n * inner;
+         e += (int64_t)gridDim.x * blockDim.x) {
+        int64_t row = e / inner % n, block = e / inner / n;
+        if (mask[row])
+            out[(block * count + place[row]) * inner + e % inner] = x[e];
+    }
 }
 
 template <typename T>
-static inline int64_t npx_dev_compress(const bool *mask, const T *x, int64_t n, int64_t inner, T **out)
+static inline int64_t npx_dev_compress(const bool *mask, const T *x, int64_t outer, int64_t n, int64_t inner, T **out)
 {
     int64_t chunks = n < NPX_COMPRESS_CHUNKS ? n : NPX_COMPRESS_CHUNKS, total = 0;
     if (chunks == 0) {
@@ -364,20 +368,20 @@ static inline int64_t npx_dev_compress(const bool *mask, const T *x, int64_t n, 
                (const int64_t *)first, place);
     NPX_CUDA_CHECK(cudaMemcpyAsync(&total, first + chunks, sizeof total, cudaMemcpyDeviceToHost, npx_dev_stream()));
     NPX_CUDA_CHECK(cudaStreamSynchronize(npx_dev_stream()));
-    *out = (T *)npx_dev_alloc(sizeof(T) * (size_t)(total * inner), false);
-    if (total * inner > 0)
-        NPX_LAUNCH(npx_k_mask_copy<T>, npx_dev_blocks(n * inner), NPX_THREADS, 0, npx_dev_stream(), mask, x,
-                   (const int64_t *)place, n, inner, *out);
+    *out = (T *)npx_dev_alloc(sizeof(T) * (size_t)(outer * total * inner), false);
+    if (outer * total * inner > 0)
+        NPX_LAUNCH(npx_k_mask_copy<T>, npx_dev_blocks(outer * n * inner), NPX_THREADS, 0, npx_dev_stream(), mask, x,
+                   (const int64_t *)place, outer, n, inner, total, *out);
     npx_dev_free(first);
     npx_dev_free(place);
     return total;
 }
 
 #define NPX_DEV_COMPRESS(s, T)                                                                                   \
-    static inline __attribute__((unused)) int64_t npx_dev_compress_##s(const bool *mask, const T *x, int64_t n,  \
-                                                                       int64_t inner, T **out)                   \
-    {                                                                                                            \
-        return npx_dev_compress<T>(mask, x, n, inner, out);                                                      \
+    static inline __attribute__((unused)) int64_t npx_dev_compress_##s(const bool *mask, const T *x, int64_t outer, \
+                                                                       int64_t n, int64_t inner, T **out)               \
+    {                                                                                                                   \
+        return npx_dev_compress<T>(mask, x, outer, n, inner, out);                                                      \
     }
 NPX_DEV_COMPRESS(bool, bool)
 NPX_DEV_COMPRESS(i32, int32_t)
