@@ -302,7 +302,7 @@ static const char *index_first(Emitter *e, Dim d, const AxisIndex *x)
 {
     int64_t start = x->start;
     if (x->from)
-        return cx_value(e, x->from, NULL, NPX_I64);
+        return cx_host_int(e, x->from);
     if (!DIM_IS_SYM(d))
         return arena_printf(A(e), "%lld", (long long)(x->single ? (start < 0 ? start + d : start)
                                                                   : npx_slice_first(d, start, x->step)));
@@ -392,6 +392,15 @@ const char *cx_value(Emitter *e, Ref r, Idx idx, npx_dtype to)
     if (v->kind == IR_LITERAL && !v->materialize)
         return cx_literal(e, v->fval, v->ival, dtype_is_float(v->dtype), to);
     return cx_convert(e, cx_raw(e, r, idx, false), v->dtype, to);
+}
+
+const char *cx_host_int(Emitter *e, Ref r)
+{
+    bool was = e->on_host;
+    e->on_host = true;
+    const char *s = cx_value(e, r, NULL, NPX_I64);
+    e->on_host = was;
+    return s;
 }
 
 const char *cx_define(Emitter *e, Ref r, Idx idx)

@@ -44,7 +44,11 @@ void emit_block(Emitter *e);   /* a bare "{" that opens a scope */
  * (every array the expression reads has this value's shape). */
 typedef const char *const *Idx;
 const char *cx_value(Emitter *e, Ref r, Idx idx, npx_dtype to);   /* read r, as dtype to */
-const char *cx_define(Emitter *e, Ref r, Idx idx);                /* compute r, in its dtype */
+const char *cx_define(Emitter *e, Ref r, Idx idx);
+/* An int64 the host knows (sizes, counters, numbers, 0-d inputs' host
+ * copies), computed again where it is read, host or kernel, never read from
+ * where it is stored (device memory): a range's bound, a window's start. */
+const char *cx_host_int(Emitter *e, Ref r);                /* compute r, in its dtype */
 const char *cx_load(Emitter *e, Ref r, const char *flat);          /* element flat of stored r */
 /* element idx of stored r, where s is its shape (or, for a reduction, its
  * kept axes): a row-local value's is in its row buffer */

@@ -74,15 +74,6 @@ static Ref sized_in(const Program *p, const IrStmt *st, Dim d)
     return r && &p->stmts[p->vals[r].stmt] == st ? r : 0;
 }
 
-/* An int64 the host computes: a bound of a loop's range, a window's start. */
-static const char *host_int(Emitter *e, Ref r)
-{
-    e->on_host = true;
-    const char *s = cx_value(e, r, NULL, NPX_I64);
-    e->on_host = false;
-    return s;
-}
-
 /* Statement st's checks that can run once value `after` is computed (0:
  * before its first value): those between sizes known by then, the last of
  * which it just made known. */
@@ -116,10 +107,10 @@ static void emit_checks(Emitter *e, const IrStmt *st, Ref after)
             emit_line(e, "    npx_runtime_error(st, %d, \"%s\");", st->line, c->what);
             break;
         case CHECK_WINDOW: {             /* b elements from c->from */
-            const char *first = host_int(e, c->from), *len = cx_dim(e, c->b);
+            const char *first = cx_host_int(e, c->from), *len = cx_dim(e, c->b);
             emit_line(e, "if (%s < 0 || %s > %s - %s)", first, cx_paren(e, first), n, len);
-            emit_line(e, "    npx_runtime_error(st, %d, \"the slice %%lld:%%lld lies outside %s with size %%lld (a slice "
-                         "that moves with a loop's counter keeps its length: NumPy would return a shorter one)\", "
+            emit_line(e, "    npx_runtime_error(st, %d, \"the slice %%lld:%%lld does not fit in %s with size %%lld: a "
+                         "slice with computed bounds keeps its length (NumPy would return fewer elements)\", "
                          "(long long)%s, (long long)(%s + %s), (long long)%s);",
                       st->line, c->what, first, cx_paren(e, first), len, n);
             break;
@@ -185,7 +176,7 @@ static void emit_trace_and_frees(Emitter *e, const IrStmt *st)
  * computed where the loop starts. */
 static const char *loop_condition(Emitter *e, const Loop *lp, const char *i)
 {
-    return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", host_int(e, lp->stop));
+    return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", cx_host_int(e, lp->stop));
 }
 
 static bool is_output(const Program *p, Ref r)
@@ -261,7 +252,7 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
     }
     const char *step = lp->step == 1 ? arena_printf(p->arena, "%s++", i)
                                      : arena_printf(p->arena, "%s += %lld", i, (long long)lp->step);
-    emit_open(e, "for (int64_t %s = %s; %s; %s)", i, host_int(e, lp->start), loop_condition(e, lp, i),
+    emit_open(e, "for (int64_t %s = %s; %s; %s)", i, cx_host_int(e, lp->start), loop_condition(e, lp, i),
               step);
 }
 

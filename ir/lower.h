@@ -92,8 +92,7 @@ Ref call_einsum(Lower *L, Call *c, int unused);
 Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...], x[idx] */
 Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_take(Lower *L, Call *c, int unused);
-/* lower_window.c: slices that move with a loop's counter */
-bool lower_mentions_counter(Lower *L, const Expr *e);
+/* lower_window.c: slices whose bounds are computed when the program runs */
 bool lower_window(Lower *L, const Expr *slice, AxisIndex *out);
 /* lower_views.c: functions that view an array differently */
 Ref call_swapaxes(Lower *L, Call *c, int unused);

@@ -62,12 +62,17 @@ Ref call_squeeze(Lower *L, Call *c, int unused)
     return axes ? build_index(p, c->call->span, x, index) : x;
 }
 
+static bool is_computed(Lower *L, const Expr *bound)
+{
+    return bound && bound->kind != EXPR_NONE && !lower_is_const_int(L, bound);
+}
+
 /* One slice start:stop:step of axis k of size d; its bounds are integer
- * constants, or move with a loop's counter (lower_window.c). */
+ * constants, or computed when the program runs (lower_window.c). */
 static bool lower_slice(Lower *L, const Expr *e, Dim d, int k, AxisIndex *out)
 {
     const Expr *part[3] = { e->lhs, e->rhs, e->step };
-    if (lower_mentions_counter(L, e->lhs) || lower_mentions_counter(L, e->rhs)) {
+    if (is_computed(L, e->lhs) || is_computed(L, e->rhs)) {
         if (data_axis(L, d, e->span) || !lower_window(L, e, out))
             return false;
         ir_add_window_check(P(L), P(L)->nstmts - 1, d, out, k, e->span);

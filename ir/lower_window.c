@@ -1,10 +1,12 @@
-/* lower_window.c: slices whose bounds move with a loop's counter,
- * x[b*BS:(b+1)*BS] and x[i:i+3]: windows (ir.h, AxisIndex.from). A shape
- * cannot change from one iteration to the next, so the length, stop minus
- * start, must not depend on the counter: npxc finds it by writing both
- * bounds as sums of constants times counters and size symbols. The window
- * must lie inside its axis, checked when the program runs (NumPy would
- * return a shorter slice, or wrap a negative start around). */
+/* lower_window.c: slices whose bounds are computed when the program runs,
+ * x[b*BS:(b+1)*BS], x[i:i+3], x[lo:lo+K] with lo = b*K: windows (ir.h,
+ * AxisIndex.from). A shape is known before the program runs (and is the same
+ * in every iteration of a loop), so the length, stop minus start, must not
+ * depend on a loop's counter: npxc finds it by writing both bounds, as
+ * lowered, as sums of constants times counters and size symbols. The host
+ * computes the start; the window must lie inside its axis, checked when the
+ * program runs (where NumPy would return a shorter slice, or wrap a negative
+ * start around, npxc stops). */
 #include <string.h>
 #include "lower.h"
 
@@ -42,67 +44,57 @@ static bool add_scaled(Affine *a, const Affine *b, int64_t f)
     return true;
 }
 
-/* e as an Affine: false when it is something else (a product of two
- * symbols, a division, an array). */
-static bool affine(Lower *L, const Expr *e, Affine *out)
+/* Integer value r as an Affine: false when it is something else (a product
+ * of two symbols, a division, an array, a value the computation makes). */
+static bool affine(const Program *p, Ref r, Affine *out)
 {
+    const Value *v = &p->vals[r];
     Affine x, y;
     memset(out, 0, sizeof *out);
-    if (lower_is_const_int(L, e))
-        return lower_const_int(L, e, &out->c);
-    switch (e->kind) {
-    case EXPR_NAME: {
-        Binding *b = e->np_prefix ? NULL : lower_find(L, e->name);
-        return b && b->kind == BIND_SYM && add_term(out, b->sym, 1);
-    }
-    case EXPR_UNARY:
-        return (e->op == AST_NEG || e->op == AST_POS) && affine(L, e->lhs, &x) &&
-               add_scaled(out, &x, e->op == AST_NEG ? -1 : 1);
-    case EXPR_BINARY:
-        if (!affine(L, e->lhs, &x) || !affine(L, e->rhs, &y))
+    if (!dtype_is_int(v->dtype) || v->shape.ndim != 0)
+        return false;
+    switch (v->kind) {
+    case IR_LITERAL: out->c = v->ival; return true;
+    case IR_DIMVAL:
+        if (v->dims.ndim != 1)
             return false;
-        if (e->op == AST_ADD || e->op == AST_SUB)
-            return add_scaled(out, &x, 1) && add_scaled(out, &y, e->op == AST_ADD ? 1 : -1);
-        if (e->op == AST_MUL && (x.n == 0 || y.n == 0))
+        if (!DIM_IS_SYM(v->dims.d[0]))
+            out->c = v->dims.d[0];
+        return !DIM_IS_SYM(v->dims.d[0]) || add_term(out, DIM_SYMNO(v->dims.d[0]), 1);
+    case IR_UFUNC:
+        if (v->ufunc == UF_negative || v->ufunc == UF_positive)
+            return affine(p, v->args[0], &x) && add_scaled(out, &x, v->ufunc == UF_negative ? -1 : 1);
+        if (v->nargs != 2 || !affine(p, v->args[0], &x) || !affine(p, v->args[1], &y))
+            return false;
+        if (v->ufunc == UF_add || v->ufunc == UF_subtract)
+            return add_scaled(out, &x, 1) && add_scaled(out, &y, v->ufunc == UF_add ? 1 : -1);
+        if (v->ufunc == UF_multiply && (x.n == 0 || y.n == 0))
             return x.n == 0 ? add_scaled(out, &y, x.c) : add_scaled(out, &x, y.c);
         return false;
     default: return false;
     }
 }
 
-static bool is_counter(const Program *p, int sym) { return p->syms[sym].kind == SYM_LOOP; }
-
-bool lower_mentions_counter(Lower *L, const Expr *e)
-{
-    if (!e)
-        return false;
-    if (e->kind == EXPR_NAME && !e->np_prefix) {
-        Binding *b = lower_lookup(L, e->name);
-        return b && b->kind == BIND_SYM && is_counter(L->p, b->sym);
-    }
-    if (e->kind == EXPR_UNARY || e->kind == EXPR_BINARY)
-        return lower_mentions_counter(L, e->lhs) || (e->kind == EXPR_BINARY && lower_mentions_counter(L, e->rhs));
-    return false;
-}
-
-/* The window's length, stop - start: a number or one size symbol. */
+/* The window's length, stop - start: a number or one size symbol, the
+ * same in every iteration. */
 static bool window_length(Lower *L, const Expr *slice, const Affine *start, const Affine *stop, Dim *len)
 {
     Program *p = L->p;
     Affine d = *stop;
+    int size = -1;
     if (!add_scaled(&d, start, -1))
         return false;
-    int size = -1;
     for (int i = 0; i < d.n; i++) {
-        if (d.k[i] != 0 && is_counter(p, d.sym[i])) {
+        const char *name = p->syms[d.sym[i]].name;
+        if (d.k[i] != 0 && p->syms[d.sym[i]].kind == SYM_LOOP) {
             diag_error(p->diag, slice->span, "the length of this slice changes with the loop's counter '%s'; a "
                                              "shape is the same in every iteration: x[%s*BS:(%s+1)*BS]",
-                       p->syms[d.sym[i]].name, p->syms[d.sym[i]].name, p->syms[d.sym[i]].name);
+                       name, name, name);
             return false;
         }
         if (d.k[i] != 0 && (size >= 0 || d.k[i] != 1 || d.c != 0)) {
-            diag_error(p->diag, slice->span, "a slice that moves with a loop's counter must be as long as a "
-                                             "number or a size symbol; not supported yet");
+            diag_error(p->diag, slice->span, "a slice whose bounds are computed when the program runs must be "
+                                             "as long as a number or a size symbol; not supported yet");
             return false;
         }
         if (d.k[i] != 0)
@@ -118,31 +110,29 @@ bool lower_window(Lower *L, const Expr *slice, AxisIndex *out)
     int64_t step = 1;
     if (slice->step && slice->step->kind != EXPR_NONE && (!lower_const_int(L, slice->step, &step) || step != 1)) {
         if (step != 1)
-            diag_error(p->diag, slice->step->span, "a slice that moves with a loop's counter takes every element "
-                                                   "(step 1) in this version; not supported yet");
+            diag_error(p->diag, slice->step->span, "a slice whose bounds are computed when the program runs takes "
+                                                   "every element (step 1) in this version; not supported yet");
         return false;
     }
     const Expr *from = slice->lhs && slice->lhs->kind != EXPR_NONE ? slice->lhs : NULL;
     const Expr *to = slice->rhs && slice->rhs->kind != EXPR_NONE ? slice->rhs : NULL;
-    Affine start, stop;
-    int errors = p->diag->errors;
     if (!from || !to) {
-        diag_error(p->diag, slice->span, "the length of this slice changes with the loop's counter; a shape is the "
-                                         "same in every iteration: give both bounds, x[b*BS:(b+1)*BS]");
+        diag_error(p->diag, slice->span, "the length of this slice would change with its bound; a shape is known "
+                                         "before the program runs: give both bounds, x[b*BS:(b+1)*BS]");
         return false;
     }
-    if (!affine(L, from, &start) || !affine(L, to, &stop)) {
-        if (p->diag->errors == errors)
-            diag_error(p->diag, slice->span, "a slice that moves with a loop's counter needs bounds made of the "
-                                             "counter, size symbols and integer constants with + - and * by a "
-                                             "constant; not supported yet");
+    Ref first = lower_expr(L, from), last = lower_expr(L, to);
+    if (!first || !last)
+        return false;
+    Affine start, stop;
+    if (!affine(p, first, &start) || !affine(p, last, &stop)) {
+        diag_error(p->diag, slice->span, "a slice's bounds, where they are not integer constants, are made of "
+                                         "loop counters, size symbols and integer constants with + - and * by "
+                                         "a constant; not supported yet");
         return false;
     }
     Dim len;
     if (!window_length(L, slice, &start, &stop, &len))
-        return false;
-    Ref first = lower_expr(L, from);
-    if (!first)
         return false;
     *out = (AxisIndex){ false, NPX_NO_BOUND, NPX_NO_BOUND, 1, first, len };
     return true;

@@ -164,12 +164,12 @@ load test_helper
     build_program "$BATS_TEST_TMPDIR/win.npx"
     run -0 "$PROG" --random 1 --dim N=10 -o "$BATS_TEST_TMPDIR/out"
     run -3 "$PROG" --random 1 --dim N=12 -o "$BATS_TEST_TMPDIR/out2"
-    [[ $output == *"win.npx:6: the slice 10:14 lies outside axis 0 with size 12"* ]]
+    [[ $output == *"win.npx:6: the slice 10:14 does not fit in axis 0 with size 12"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/out2/s.npy" ]
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/win.npx" -o "$BATS_TEST_TMPDIR/win.cu"
     npx_exec "g++ (emulated CUDA)" "${CXX:-g++}" -std=c++17 -O1 -x c++ "$BATS_TEST_TMPDIR/win.cu" \
         -o "$BATS_TEST_TMPDIR/win_cuda" -lpthread
     run -0 "$BATS_TEST_TMPDIR/win_cuda" --random 1 --dim N=10 -o "$BATS_TEST_TMPDIR/out3"
     run -3 "$BATS_TEST_TMPDIR/win_cuda" --random 1 --dim N=12 -o "$BATS_TEST_TMPDIR/out4"
-    [[ $output == *"win.npx:6: the slice 10:14 lies outside axis 0 with size 12"* ]]
+    [[ $output == *"win.npx:6: the slice 10:14 does not fit in axis 0 with size 12"* ]]
 }

@@ -1651,6 +1651,37 @@ class Gen:
         for t, _ in binds:
             self.when[t] = self.nstmt
 
+    def window(self, d, f, c):
+        """A slice that moves with counter c: x[..., s*i + o:s*i + o + n, ...]. npxc stops
+        where NumPy would return a shorter slice, so only windows inside the axis in every
+        iteration on every size set: an axis whose length is the same on all of them (a
+        literal), a loop whose counter takes the same values on all of them."""
+        r = self.rng
+        if any(v != f.vals[0] for v in f.vals) or not f.vals[0]:
+            raise Reject("a window in a loop whose range depends on the sizes")
+        a = self.array_operand(d, lambda n: np.ndim(n.g) > 0 and not n.nz)
+        nd = np.ndim(a.g)
+        k = r.randrange(nd)
+        lens = {np.shape(g)[k] for g in a.gs}
+        if len(lens) > 1:
+            raise Reject("a window on an axis whose length depends on the sizes")
+        length, vals = lens.pop(), f.vals[0]
+        s, n = r.choice([1, 1, 2, 3]), r.randint(1, 3)
+        lo, hi = -s * min(vals), length - n - s * max(vals)      # the offsets o that fit
+        if lo > hi:
+            raise Reject("no window fits")
+        o = r.randint(lo, hi)
+        first = c if s == 1 else binop("*", c, self.lit(s)) if r.random() < 0.5 else binop("*", self.lit(s), c)
+        start = first if o == 0 else binop("+" if o > 0 else "-", first, self.lit(abs(o)))
+        stop_text = r.choice(["%s + %d" % (start.text, n), "%s + %d" % (par(first, 6), o + n)]) \
+            if o + n != 0 else first.text
+        texts = [":"] * k + ["%s:%s" % (start.text, stop_text)]
+
+        def fn(v, i):
+            b = s * i + o
+            return v[(slice(None),) * k + (slice(b, b + n),)]
+        return Node("%s[%s]" % (par(a, 10), ", ".join(texts)), 10, [a, c], fn)
+
     def counter_name(self):
         r = self.rng
         taken = set(self.env) | set(self.env[SIZES]) | {"np", "numpy"}
@@ -1817,10 +1848,12 @@ class Gen:
 
     def loop_expr(self, d):
         """An enclosing loop's counter: as an index (x[i], x[:, i % V], x[..., -1 - i],
-        x[i % 3 - 3]) or a number in arithmetic."""
+        x[i % 3 - 3]), in a slice's bounds (a window) or a number in arithmetic."""
         r = self.rng
         f = self.frames[-1] if r.random() < 0.7 else r.choice(self.frames)
         c = self.counter_leaf(f.counter)
+        if r.random() < 0.4:
+            return self.window(d, f, c)
         if r.random() < 0.3:
             a = self.operand(d)
             op = r.choice(["+", "-", "*", "*"])
