@@ -233,7 +233,7 @@ Ref lower_subscript(Lower *L, const Expr *e)
     Ref x = lower_expr(L, e->obj);
     if (!x)
         return 0;
-    const Shape *s = &V(p, x)->shape;
+    const Shape shape = V(p, x)->shape, *s = &shape;   /* a copy: lowering the items may move p->vals */
     const ExprList *items = &e->args;
     int used = 0, ellipses = 0;
     Ref *arrays = arena_alloc(p->arena, sizeof(Ref) * (size_t)(items->n + 1));
