@@ -79,6 +79,9 @@ bool lower_axes(Lower *L, const Expr *e, int ndim, uint32_t *mask);
 /* Binds c's arguments to params (NULL-terminated), NumPy's names, the first
  * nreq required; out[i] is NULL where an optional one is not given. */
 bool lower_bind_args(Lower *L, Call *c, const char *const *params, int nreq, const Expr **out);
+/* x converted for a reduction's or a scan's dtype= argument e (*t: that
+ * dtype; left as it was when e is NULL or None) */
+Ref lower_accumulate_as(Lower *L, Call *c, Ref x, const Expr *e, npx_dtype *t);
 
 /* lower_composite.c: functions NumPy defines through others */
 Ref call_var(Lower *L, Call *c, int is_std);

@@ -304,16 +304,43 @@ static Ref call_ufunc(Lower *L, Call *c, int f)
     return build_ufunc(P(L), c->call->at, c->call->span, (Ufunc)f, r, u->nin, false);
 }
 
+/* A reduction's or a scan's dtype= (e as given; NULL or None: not given):
+ * x converted to it, which NumPy then sums (or multiplies) in that dtype
+ * (*t, the result's). Summing into bool is not supported yet. */
+Ref lower_accumulate_as(Lower *L, Call *c, Ref x, const Expr *e, npx_dtype *t)
+{
+    if (!x || !e || e->kind == EXPR_NONE || !lower_dtype(L, e, t))
+        return e && e->kind != EXPR_NONE ? 0 : x;
+    if (*t == NPX_BOOL) {
+        diag_error(P(L)->diag, e->span, "%s(): dtype=bool is not supported yet (use any or all)", c->fname);
+        return 0;
+    }
+    return build_cast(P(L), e->span, x, *t);
+}
+
+/* sum, prod and mean take dtype= before out=; the others only out= */
 static Ref call_reduce(Lower *L, Call *c, int red)
 {
-    static const char *const params[] = { "a", "axis", "keepdims", NULL };
-    const Expr *a[3];
-    if (!lower_bind_args(L, c, params, 1, a))
+    static const char *const typed[] = { "a", "axis", "dtype", "out", "keepdims", NULL };
+    static const char *const plain[] = { "a", "axis", "out", "keepdims", NULL };
+    bool has_dtype = red == RED_sum || red == RED_prod || red == RED_mean;
+    const Expr *a[5] = { NULL };
+    if (!lower_bind_args(L, c, has_dtype ? typed : plain, 1, a))
         return 0;
-    Ref x = lower_expr(L, a[0]);
+    const Expr *dtype = has_dtype ? a[2] : NULL, *out = a[has_dtype ? 3 : 2], *keep = a[has_dtype ? 4 : 3];
+    if (out && out->kind != EXPR_NONE) {
+        diag_error(P(L)->diag, out->span, "%s(): 'out=' is not supported (bind the result to a name)", c->fname);
+        return 0;
+    }
+    npx_dtype t = NPX_BOOL;
+    Ref x = lower_accumulate_as(L, c, lower_expr(L, a[0]), dtype, &t);
     bool keepdims = false;
-    if (!x || (a[2] && !lower_bool_flag(L, a[2], &keepdims)))
+    if (!x || (keep && !lower_bool_flag(L, keep, &keepdims)))
         return 0;
+    if (red == RED_mean && t != NPX_BOOL && !dtype_is_float(t)) {
+        diag_error(P(L)->diag, dtype->span, "mean(): an integer dtype= is not supported yet");
+        return 0;
+    }
     int ndim = V(P(L), x)->shape.ndim;
     uint32_t axes;
     if (!lower_axes(L, a[1], ndim, &axes))
@@ -325,7 +352,10 @@ static Ref call_reduce(Lower *L, Call *c, int red)
     }
     if (arg && ndim == 0)
         axes = 0;
-    return build_reduce(P(L), c->call->span, (Reduction)red, x, axes, keepdims);
+    Ref r = build_reduce(P(L), c->call->span, (Reduction)red, x, axes, keepdims);
+    if (r && t != NPX_BOOL)
+        V(P(L), r)->dtype = t;                   /* i32 summed as i32, not widened */
+    return r;
 }
 
 static Ref call_matmul(Lower *L, Call *c, int is_dot)

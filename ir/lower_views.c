@@ -327,11 +327,8 @@ Ref call_cumsum(Lower *L, Call *c, int unused)
     Program *p = P(L);
     if (!lower_bind_args(L, c, params, 1, a))
         return 0;
-    if (a[2]) {
-        diag_error(p->diag, a[2]->span, "cumsum(): 'dtype=' is not supported");
-        return 0;
-    }
-    Ref x = lower_expr(L, a[0]);
+    npx_dtype t = NPX_BOOL;
+    Ref x = lower_accumulate_as(L, c, lower_expr(L, a[0]), a[2], &t);
     if (!x)
         return 0;
     const Value *v = V(p, x);
@@ -349,7 +346,10 @@ Ref call_cumsum(Lower *L, Call *c, int unused)
         diag_error(p->diag, a[1]->span, "cumsum takes one axis or None");
         return 0;
     }
-    return build_cumsum(p, c->call->span, x, __builtin_ctz(axis));
+    Ref r = build_cumsum(p, c->call->span, x, __builtin_ctz(axis));
+    if (r && t != NPX_BOOL)
+        V(p, r)->dtype = t;
+    return r;
 }
 
 /* kind=: NumPy's names (its default order of equal elements is unspecified,

@@ -271,3 +271,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "slices that move with a loop's counter: minibatches, sliding windows, two counters, read after the loop" {
     check_program "$BATS_TEST_DIRNAME/programs/loops_windows.npx"
 }
+
+@test "dtype= of sum, prod, mean and cumsum: converted, then summed in that dtype as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/reduce_dtype.npx"
+}

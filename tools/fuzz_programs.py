@@ -137,13 +137,15 @@ How programs stay valid and comparisons stay meaningful:
   * einsum with optimize=True is kept only where NumPy gives what it gives
     without it (its other algorithm sums bool operands pairwise, as OR, and
     accepts '...' axes that the output omits); npxc ignores optimize=.
-  * Never generated (npxc does not support them): masks beside other indices
-    (x[mask, 0]), x.sort() (in place), order=, three or more
+  * Never generated (npxc does not support them): masks beside index arrays
+    (x[mask, idx]), x.sort() (in place), order=, three or more
     index arrays, index arrays apart from each other or from the integers
     indexing with them (s[i, :, j], s[0, :, i]), take's mode='clip'/'wrap',
     einsum diagonals ('ii->i') and its sublist form, dtype= on
-    var/std/cumsum; in loops, a counter in a slice or a size, a range over
-    an input's value, a Python number that a loop turns into an array.
+    var/std/cumsum; in loops, a counter in a size, a slice that moves with a
+    counter past its axis on some size set (npxc stops where NumPy returns a
+    shorter slice), a range over an input's value, a Python number that a loop
+    turns into an array.
 
 Options for a long run: --ignore REGEX counts a program whose every failure
 matches one of the REGEXes as "known" (bugs already reported); --show prints
@@ -1093,6 +1095,8 @@ class Gen:
         a = self.array_operand(d, lambda n: np.ndim(n.g) > 0)
         nd = np.ndim(a.g)
         k = nd if nd == 1 or r.random() < 0.55 else r.randint(1, nd - 1)
+        if k < nd and r.random() < 0.4:
+            return self.mask_beside(a, k)
         shapes = [np.shape(g)[:k] for g in a.gs]
         y = r.random()
         m = None
@@ -1118,6 +1122,47 @@ class Gen:
             raise Reject("a 0-d mask")
         node = Node("%s[%s]" % (par(a, 10), m.text), 10, [a, m], lambda v, b: v[b])
         if any(np.shape(g)[0] == 1 for g in node.gs):
+            raise Reject("a length 1 that broadcasts on the generic sizes only (npxc: never)")
+        node.nz = True
+        return node
+
+    def mask_beside(self, a, k):
+        """A k-axis mask beside other indices: x[:, mask], x[0, mask, 1:], x[1:, :, mask],
+        the mask's axes after p others (slices, or an integer, which NumPy puts apart
+        from the mask, or beside it), made from x's values reduced over the other axes
+        or from another value of their shape."""
+        r = self.rng
+        nd = np.ndim(a.g)
+        p = r.randint(1, nd - k)
+        shapes = [np.shape(g)[p:p + k] for g in a.gs]
+        if a.exact and not a.nz and r.random() < 0.5:
+            others = tuple(q for q in range(nd) if not p <= q < p + k)
+            red = r.choice(["max", "min"])
+            axt = str(others[0]) if len(others) == 1 else tuple_text([str(q) for q in others])
+            e = Node("%s.%s(axis=%s)" % (par(a, 10), red, axt), 10, [a],
+                     lambda v: getattr(np, red)(v, axis=others))
+        else:
+            e = self.array_operand(2, lambda n: all(np.shape(g) == s for g, s in zip(n.gs, shapes))
+                                   and (n.exact or kind(n.g) == "b"))
+        m = self.mask_of(e)
+        texts, objs = [], []
+        for q in range(p):
+            lens = [np.shape(g)[q] for g in a.gs]
+            c = r.random()
+            if c < 0.25 and all(n > 0 for n in lens):
+                texts.append("0"), objs.append(0)
+            elif c < 0.4:
+                texts.append("1:"), objs.append(slice(1, None))
+            else:
+                texts.append(":"), objs.append(slice(None))
+        rest = [":"] * r.randint(0, nd - p - k)
+        if rest and r.random() < 0.5:
+            rest = ["..."]
+
+        def fn(v, b):
+            return v[tuple(objs) + (b,) + tuple(Ellipsis if t == "..." else slice(None) for t in rest)]
+        node = Node("%s[%s]" % (par(a, 10), ", ".join(texts + [m.text] + rest)), 10, [a, m], fn)
+        if any(1 in np.shape(g) for g in node.gs):
             raise Reject("a length 1 that broadcasts on the generic sizes only (npxc: never)")
         node.nz = True
         return node
