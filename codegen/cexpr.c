@@ -340,7 +340,11 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     switch (v->kind) {
     case IR_DIMVAL: return cx_dims(e, v->dims.d, v->dims.ndim);
     case IR_UFUNC: return cx_ufunc(e, v, idx);
-    case IR_CAST: return cx_value(e, v->args[0], idx, v->dtype);
+    case IR_CAST:
+        if (v->checked)                  /* a Python int into int32: NumPy's OverflowError */
+            return arena_printf(A(e), "npx_py_int32(st, %d, %s)", e->p->stmts[v->stmt].line,
+                                cx_value(e, v->args[0], idx, NPX_I64));
+        return cx_value(e, v->args[0], idx, v->dtype);
     case IR_BROADCAST: return cx_value(e, v->args[0], cx_broadcast_idx(e, &v->shape, idx, &a->shape), v->dtype);
     case IR_TRANSPOSE:
         for (int k = 0; k < v->shape.ndim; k++)

@@ -156,21 +156,28 @@ static bool is_comparison(Ufunc f)
 }
 
 /* NEP 50: a Python int must fit the integer dtype it is converted to; NumPy
- * compares it exactly all the same. */
-static bool check_weak_ints(Program *p, Ufunc f, const Ref *args, int n, npx_dtype *c)
+ * compares it exactly all the same. One known when the program runs
+ * (B * 1500000000) is compared in int64 and otherwise converted with a
+ * check (args[i] becomes that conversion). */
+static bool check_weak_ints(Program *p, Span span, Ufunc f, Ref *args, int n, npx_dtype *c)
 {
     if (*c != NPX_I32)
         return true;
     for (int i = 0; i < n; i++) {
         const Value *v = V(p, args[i]);
-        if (!v->weak || v->kind != IR_LITERAL || !dtype_is_int(v->dtype) || (v->ival >= INT32_MIN && v->ival <= INT32_MAX))
+        if (!v->weak || !dtype_is_int(v->dtype) || v->dtype == NPX_BOOL ||
+            (v->kind == IR_LITERAL && v->ival >= INT32_MIN && v->ival <= INT32_MAX))
             continue;
         if (is_comparison(f)) {
             *c = NPX_I64;
             continue;
         }
-        diag_error(p->diag, v->span, "Python integer %lld out of bounds for int32", (long long)v->ival);
-        return false;
+        if (v->kind == IR_LITERAL) {
+            diag_error(p->diag, v->span, "Python integer %lld out of bounds for int32", (long long)v->ival);
+            return false;
+        }
+        args[i] = build_cast(p, span, args[i], NPX_I32);
+        V(p, args[i])->checked = true;
     }
     return true;
 }
@@ -236,18 +243,19 @@ static Ref fold_known(Program *p, Span span, Ref r)
     return out;
 }
 
-Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n, bool operator_form)
+Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *operands, int n, bool operator_form)
 {
+    Ref args[3];
     for (int i = 0; i < n; i++)
-        if (!args[i])
+        if (!(args[i] = operands[i]))
             return 0;
-    const Ref *data = f == UF_where ? args + 1 : args;
+    Ref *data = f == UF_where ? args + 1 : args;
     int ndata = f == UF_where ? n - 1 : n;
     bool all_weak;
     npx_dtype c = weak_common_dtype(p, data, ndata, &all_weak), compute = c;
     if (all_weak && operator_form && c == NPX_BOOL && python_int_op(f))
         c = compute = NPX_I64;                   /* Python: True + True is 2 */
-    if (!check_weak_ints(p, f, data, ndata, &c))
+    if (!check_weak_ints(p, span, f, data, ndata, &c))
         return 0;
     if (f != UF_where && !resolve_loop(p, at, f, c, &compute))
         return 0;

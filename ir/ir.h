@@ -114,6 +114,7 @@ typedef struct {
     int stmt;                    /* index of the statement that built it */
     npx_dtype dtype;
     bool weak;                   /* a Python scalar (NEP 50): int, float or bool literal */
+    bool checked;                /* CAST of a Python int to int32: out of range is NumPy's OverflowError */
     Shape shape;
     Ref args[3];
     int nargs;

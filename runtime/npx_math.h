@@ -196,6 +196,16 @@ NPX_INLINE const char *npx_py_zero_division(int kind)
 NPX_PY_DIVISIONS(X)
 #undef X
 
+/* A Python int known when the program runs, converted to int32 for an
+ * operation with an int32 array (NEP 50): NumPy's OverflowError when it does
+ * not fit. Host code only (CUDA kernels: cuda/npx_device.h). */
+static inline __attribute__((unused)) int32_t npx_py_int32(const npx_state *st, int line, int64_t a)
+{
+    if (a < INT32_MIN || a > INT32_MAX)
+        npx_runtime_error(st, line, "Python integer %lld out of bounds for int32", (long long)a);
+    return (int32_t)a;
+}
+
 /* Position i of an axis of size n, read by take or x[idx]: from the end
  * when negative; NumPy's IndexError when out of range. Host code only (CUDA
  * kernels have their own, in cuda/npx_device.h). */

@@ -173,3 +173,19 @@ load test_helper
     run -3 "$BATS_TEST_TMPDIR/win_cuda" --random 1 --dim N=12 -o "$BATS_TEST_TMPDIR/out4"
     [[ $output == *"win.npx:6: the slice 10:14 does not fit in axis 0 with size 12"* ]]
 }
+
+@test "a Python int known at run time that int32 cannot hold is NumPy's OverflowError, exit 3, and compares exactly" {
+    printf 'input k: i32[N]\noutput a, b\nb = k < N * 1500000000\na = k + N * 1500000000\n' >"$BATS_TEST_TMPDIR/ov.npx"
+    build_program "$BATS_TEST_TMPDIR/ov.npx"
+    run -0 "$PROG" --random 1 --dim N=1 -o "$BATS_TEST_TMPDIR/out1"
+    run -3 "$PROG" --random 1 --dim N=2 -o "$BATS_TEST_TMPDIR/out2"
+    [[ $output == *"ov.npx:4: Python integer 3000000000 out of bounds for int32"* ]]
+    printf 'input k: i32[N]\noutput b\nb = k < N * 1500000000\n' >"$BATS_TEST_TMPDIR/cmp.npx"
+    check_program "$BATS_TEST_TMPDIR/cmp.npx" --random 1 --dim N=2
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/ov.npx" -o "$BATS_TEST_TMPDIR/ov.cu"
+    npx_exec "g++ (emulated CUDA)" "${CXX:-g++}" -std=c++17 -O1 -x c++ "$BATS_TEST_TMPDIR/ov.cu" \
+        -o "$BATS_TEST_TMPDIR/ov_cuda" -lpthread
+    run -0 "$BATS_TEST_TMPDIR/ov_cuda" --random 1 --dim N=1 -o "$BATS_TEST_TMPDIR/out3"
+    run -3 "$BATS_TEST_TMPDIR/ov_cuda" --random 1 --dim N=2 -o "$BATS_TEST_TMPDIR/out4"
+    [[ $output == *"ov.npx:4: Python integer 3000000000 out of bounds for int32"* ]]
+}

@@ -13,7 +13,8 @@
 #define NPX_SHARED_BLOCK 49152   /* the shared memory a block has without opting in to more */
 #define NPX_ROUND16(n) (((size_t)(n) + 15) & ~(size_t)15)
 
-enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3, NPX_FAIL_ZERO_DIVISION = 4 };
+enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3, NPX_FAIL_ZERO_DIVISION = 4,
+       NPX_FAIL_PY_INT32 = 5 };
 
 /* The first run-time error a kernel met: kind, .npx line, two values and an
  * axis; and the largest value bincount found, read by the host in the same
@@ -126,6 +127,8 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
         npx_runtime_error(st, h.line, "index %lld is out of bounds for axis %d with size %lld", h.a, h.axis, h.b);
     if (h.kind == NPX_FAIL_ZERO_DIVISION)
         npx_runtime_error(st, h.line, "%s", npx_py_zero_division((int)h.a));
+    if (h.kind == NPX_FAIL_PY_INT32)
+        npx_runtime_error(st, h.line, "Python integer %lld out of bounds for int32", h.a);
     npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
     return h;
 }
@@ -168,6 +171,14 @@ NPX_DEV_POW_CHECKED(i64, int64_t)
     }
 NPX_PY_DIVISIONS(X)
 #undef X
+
+/* A Python int into int32 in a kernel (npx_math.h): out of range is recorded. */
+__device__ static inline __attribute__((unused)) int32_t npx_py_int32(npx_dev_status *st, int line, int64_t a)
+{
+    if (a < INT32_MIN || a > INT32_MAX)
+        npx_dev_fail(st, line, NPX_FAIL_PY_INT32, (long long)a, 0, 0);
+    return (int32_t)a;
+}
 
 /* take and x[idx] in a kernel: position i of an axis of size n, or a
  * recorded IndexError and position 0 (the axis is not empty: checked before
