@@ -179,14 +179,6 @@ static const char *loop_condition(Emitter *e, const Loop *lp, const char *i)
     return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", range_bound(e, lp->stop));
 }
 
-static bool is_output(const Program *p, Ref r)
-{
-    for (int j = 0; j < p->noutputs; j++)
-        if (p->output_vals[j] == r)
-            return true;
-    return false;
-}
-
 /* The loop whose name bound only inside it c carries out (and which one,
  * in *k), or NULL. */
 static const Loop *late_carry(const Program *p, Ref c, int *k)
@@ -218,7 +210,7 @@ static bool always_bound(const Program *p, Ref c)
 /* Does anything ask whether late carry c has a value yet? */
 static bool asked_bound(const Program *p, Ref c)
 {
-    return late_carry(p, c, NULL) && !always_bound(p, c) && (p->vals[c].uses || is_output(p, c));
+    return late_carry(p, c, NULL) && !always_bound(p, c) && (p->vals[c].uses || p->is_output[c]);
 }
 
 /* Whether late carry c has a value yet: its pointer, or for a C scalar a
@@ -305,7 +297,7 @@ static void emit_bound_checks(Emitter *e, const IrStmt *st)
         for (Ref r = 1; r < p->nvals && !read; r++)
             for (int i = 0; i < p->vals[r].nargs; i++)
                 read |= p->vals[r].args[i] == c && (st ? &p->stmts[p->vals[r].stmt] == st : false);
-        read |= !st && is_output(p, c);
+        read |= !st && p->is_output[c];
         if (!read)
             continue;
         emit_line(e, "if (!%s)", bound_flag(e, V(p, c)));

@@ -239,6 +239,7 @@ typedef struct {
     const char **outputs;        /* output names */
     Ref *output_vals;            /* the value each output has at the end */
     int noutputs, capoutputs;
+    bool *is_output;             /* schedule: is_output[r], r is an output's value (nvals of them) */
     bool opt;                    /* false for -O0 */
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
     bool tf32;                   /* --tf32: cuBLAS may use TF32 tensor cores for float32 */
@@ -324,7 +325,7 @@ bool ir_lower(Program *p, const void *ast);
 bool ir_verify(Program *p, const char *after);
 void ir_fuse(Program *p);
 void ir_schedule(Program *p);
-void schedule_rows(Program *p, const bool *is_output);   /* rows.c: ir_schedule's row groups */
+void schedule_rows(Program *p);   /* rows.c: ir_schedule's row groups */
 void ir_dump(FILE *out, Program *p, const char *title);
 void ir_print_shapes(FILE *out, Program *p);
 void ir_explain(FILE *out, Program *p);

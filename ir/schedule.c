@@ -134,7 +134,7 @@ static void name_values(Program *p)
 
 /* The statement where r is last read: through its users, and through the
  * users of inline values that read it. */
-static void find_last_uses(Program *p, bool *is_output)
+static void find_last_uses(Program *p)
 {
     for (Ref r = 1; r < p->nvals; r++)
         p->vals[r].last_stmt = p->vals[r].stmt;
@@ -147,9 +147,6 @@ static void find_last_uses(Program *p, bool *is_output)
                 a->last_stmt = last;
         }
     }
-    for (int j = 0; j < p->noutputs; j++)
-        if (p->output_vals[j])
-            is_output[p->output_vals[j]] = true;
 }
 
 /* A buffer read inside a loop lives until the loop ends; a carried name's
@@ -180,14 +177,14 @@ static void live_through_loops(Program *p, bool *moved)
 /* A loop's carried name starts as a copy of its value before the loop,
  * unless nothing reads that value after and it has the carry's dtype (not a
  * Python number the carry converts): then it takes its buffer. */
-static void adopt_entries(Program *p, const bool *is_output, bool *moved)
+static void adopt_entries(Program *p, bool *moved)
 {
     for (int s = 0; s < p->nstmts; s++) {
         if (p->stmts[s].kind != ST_CARRY)
             continue;
         Value *c = &p->vals[p->stmts[s].value];
         Ref from = c->args[0];
-        if (c->owned && p->vals[from].owned && p->vals[from].dtype == c->dtype && !is_output[from] && !moved[from] &&
+        if (c->owned && p->vals[from].owned && p->vals[from].dtype == c->dtype && !p->is_output[from] && !moved[from] &&
             p->vals[from].last_stmt == s)
             c->adopts = moved[from] = true;
     }
@@ -195,19 +192,23 @@ static void adopt_entries(Program *p, const bool *is_output, bool *moved)
 
 void ir_schedule(Program *p)
 {
-    bool *is_output = arena_alloc(p->arena, (size_t)p->nvals), *moved = arena_alloc(p->arena, (size_t)p->nvals);
-    find_last_uses(p, is_output);
+    p->is_output = arena_alloc(p->arena, (size_t)p->nvals);
+    for (int j = 0; j < p->noutputs; j++)
+        if (p->output_vals[j])
+            p->is_output[p->output_vals[j]] = true;
+    bool *moved = arena_alloc(p->arena, (size_t)p->nvals);
+    find_last_uses(p);
     live_through_loops(p, moved);
-    schedule_rows(p, is_output);
+    schedule_rows(p);
     name_values(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         v->owned = v->materialize && v->kind != IR_INPUT && (v->shape.ndim > 0 || p->cuda);
     }
-    adopt_entries(p, is_output, moved);
+    adopt_entries(p, moved);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
-        if (!v->owned || is_output[r] || moved[r])
+        if (!v->owned || p->is_output[r] || moved[r])
             continue;
         IrStmt *st = &p->stmts[v->last_stmt];
         st->frees = arena_grow(p->arena, st->frees, &st->capfrees, st->nfrees + 1, sizeof(Ref));
