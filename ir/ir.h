@@ -126,6 +126,9 @@ typedef struct {
     double scale;                /* MATMUL: the product is multiplied by this (fuse folds k * (a @ b)) */
     int index;                   /* INPUT: input number */
     Shape dims;                  /* DIMVAL: the dims multiplied */
+    bool late;                   /* a name bound only inside a loop, carried out of it: carry `carry`
+                                    of loop `loop` (Loop.late) */
+    int loop, carry;             /* late */
     /* set by passes */
     bool materialize;            /* fuse: computed into its own variable or buffer */
     int uses;                    /* fuse: how many values and statements use it */
@@ -138,6 +141,8 @@ typedef struct {
     bool owned;                  /* schedule: a buffer this program allocated */
     bool adopts;                 /* schedule: an ST_CARRY value that takes its entry value's buffer
                                     (read by nothing after) instead of copying it */
+    bool maybe_unbound;          /* schedule: a late value that something reads and that has none when
+                                    its loop ran zero times: whether it has one yet is kept beside it */
 } Value;
 
 typedef enum {
@@ -179,6 +184,9 @@ typedef struct {
     int nchecks, capchecks;
     Ref *frees;                  /* schedule: buffers to free after this statement */
     int nfrees, capfrees;
+    Ref *bound_checks;           /* schedule: the maybe_unbound values it reads, in Ref order: each must
+                                    have a value before it runs (else Python's NameError) */
+    int nbound_checks, capbound_checks;
     int group;                   /* schedule: its row group (index into Program.groups), 0: none */
     int loop;                    /* ST_FOR, ST_END: index into Program.loops */
 } IrStmt;
