@@ -172,8 +172,12 @@ static const char *range_bound(Emitter *e, Ref r)
     return s;
 }
 
-/* The condition that the loop runs again; its start and stop are
- * computed where the loop starts. */
+/* The condition that the loop runs again. Python computes a range's stop
+ * once; the condition computes it before each iteration, which gives the
+ * same number each time: it is made of numbers, sizes, 0-d inputs and
+ * enclosing loops' counters (lower_loop.c), none of which the body changes.
+ * An error in it (a division by zero) stops the program before the first
+ * iteration, as in Python. */
 static const char *loop_condition(Emitter *e, const Loop *lp, const char *i)
 {
     return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", range_bound(e, lp->stop));
