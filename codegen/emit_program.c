@@ -172,56 +172,18 @@ static void emit_trace_and_frees(Emitter *e, const IrStmt *st)
         e->t->free(e, V(e->p, st->frees[f]));
 }
 
-/* The condition that the loop runs again; its start and stop are
- * computed where the loop starts. */
+/* The condition that the loop runs again. Python computes a range's stop
+ * once; the condition computes it before each iteration, which gives the
+ * same number each time: it is made of numbers, sizes, 0-d inputs and
+ * enclosing loops' counters (lower_loop.c), none of which the body changes.
+ * An error in it (a division by zero) stops the program before the first
+ * iteration, as in Python. */
 static const char *loop_condition(Emitter *e, const Loop *lp, const char *i)
 {
     return arena_printf(e->p->arena, "%s %s %s", i, lp->step > 0 ? "<" : ">", cx_host_int(e, lp->stop));
 }
 
-static bool is_output(const Program *p, Ref r)
-{
-    for (int j = 0; j < p->noutputs; j++)
-        if (p->output_vals[j] == r)
-            return true;
-    return false;
-}
-
-/* The loop whose name bound only inside it c carries out (and which one,
- * in *k), or NULL. */
-static const Loop *late_carry(const Program *p, Ref c, int *k)
-{
-    for (int i = 0; i < p->nloops; i++)
-        for (int j = 0; j < p->loops[i].ncarries; j++)
-            if (p->loops[i].carry[j] == c && p->loops[i].late[j]) {
-                if (k)
-                    *k = j;
-                return &p->loops[i];
-            }
-    return NULL;
-}
-
-/* Does late carry c surely have a value after its loop: the loop runs (its
- * bounds are numbers) and so did the one inside it that bound it? */
-static bool always_bound(const Program *p, Ref c)
-{
-    int k;
-    const Loop *lp = late_carry(p, c, &k);
-    if (!lp)
-        return true;
-    const Value *first = &p->vals[lp->start], *stop = &p->vals[lp->stop];
-    bool runs = first->kind == IR_LITERAL && stop->kind == IR_LITERAL &&
-                (lp->step > 0 ? first->ival < stop->ival : first->ival > stop->ival);
-    return runs && always_bound(p, lp->next[k]);
-}
-
-/* Does anything ask whether late carry c has a value yet? */
-static bool asked_bound(const Program *p, Ref c)
-{
-    return late_carry(p, c, NULL) && !always_bound(p, c) && (p->vals[c].uses || is_output(p, c));
-}
-
-/* Whether late carry c has a value yet: its pointer, or for a C scalar a
+/* Whether late value c has a value yet: its pointer, or for a C scalar a
  * flag beside it. */
 static const char *bound_flag(Emitter *e, const Value *c)
 {
@@ -243,7 +205,7 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
             continue;
         if (c->shape.ndim == 0 && e->t->scalar_locals) {
             emit_line(e, "%s %s = 0; /* %s, bound in the loop */", dtype_ctype(c->dtype), c->cname, lp->name[k]);
-            if (asked_bound(p, lp->carry[k]))
+            if (c->maybe_unbound)
                 emit_line(e, "bool %s_set = false;", c->cname);
         } else {
             emit_line(e, "%s *%s = NULL; /* %s, bound in the loop (NULL: not yet) */", dtype_ctype(c->dtype),
@@ -283,35 +245,23 @@ static void emit_loop_close(Emitter *e, const IrStmt *st)
             e->t->free(e, c);
         e->indent -= c->owned && lp->late[k];
         emit_line(e, "%s = %s;", c->cname, next->cname);
-        if (c->shape.ndim == 0 && e->t->scalar_locals && asked_bound(p, lp->carry[k]))
-            emit_line(e, "%s = %s;", bound_flag(e, c), asked_bound(p, lp->next[k]) ? bound_flag(e, next) : "true");
+        if (c->shape.ndim == 0 && e->t->scalar_locals && c->maybe_unbound)
+            emit_line(e, "%s = %s;", bound_flag(e, c), next->maybe_unbound ? bound_flag(e, next) : "true");
     }
     emit_close(e, arena_printf(p->arena, "for %s", st->name));
     emit_trace_and_frees(e, st);
 }
 
-/* Before a statement (or the outputs, st NULL) reads names bound only in
- * loops: each must have a value, which it has not when its loop ran zero
- * times (Python's NameError). */
-static void emit_bound_checks(Emitter *e, const IrStmt *st)
+/* Before statement st (NULL: the outputs) reads late value c: c must have
+ * a value, which it has not when its loop ran zero times (Python's
+ * NameError). */
+static void emit_bound_check(Emitter *e, const IrStmt *st, const Value *c)
 {
-    Program *p = e->p;
-    for (Ref c = 1; c < p->nvals; c++) {
-        int k;
-        const Loop *lp = late_carry(p, c, &k);
-        if (!asked_bound(p, c))
-            continue;
-        bool read = false;
-        for (Ref r = 1; r < p->nvals && !read; r++)
-            for (int i = 0; i < p->vals[r].nargs; i++)
-                read |= p->vals[r].args[i] == c && (st ? &p->stmts[p->vals[r].stmt] == st : false);
-        read |= !st && is_output(p, c);
-        if (!read)
-            continue;
-        emit_line(e, "if (!%s)", bound_flag(e, V(p, c)));
-        emit_line(e, "    npx_runtime_error(st, %d, \"name '%s' is not defined (the loop on line %d ran zero times)\");",
-                  st ? st->line : p->stmts[lp->first].line, lp->name[k], p->stmts[lp->first].line);
-    }
+    const Loop *lp = &e->p->loops[c->loop];
+    int line = e->p->stmts[lp->first].line;
+    emit_line(e, "if (!%s)", bound_flag(e, c));
+    emit_line(e, "    npx_runtime_error(st, %d, \"name '%s' is not defined (the loop on line %d ran zero times)\");",
+              st ? st->line : line, lp->name[c->carry], line);
 }
 
 static bool shape_has(const Shape *s, int sym)
@@ -391,7 +341,8 @@ static void emit_statement(Emitter *e, int s)
     else
         emit_line(e, "/* line %d: %s */", st->line, st->text);
     emit_checks(e, st, 0);
-    emit_bound_checks(e, st);
+    for (int i = 0; i < st->nbound_checks; i++)
+        emit_bound_check(e, st, V(p, st->bound_checks[i]));
     for (Ref r = 1; r < p->nvals; r++) {
         if (!ir_stores(p, s, r))
             continue;
@@ -475,7 +426,9 @@ static void emit_run(Emitter *e)
     e->t->end_compute(e);
     emit_blank(e);
     emit_line(e, "/* outputs */");
-    emit_bound_checks(e, NULL);
+    for (Ref c = 1; c < p->nvals; c++)
+        if (p->is_output[c] && V(p, c)->maybe_unbound)
+            emit_bound_check(e, NULL, V(p, c));
     for (int j = 0; j < p->noutputs; j++)
         emit_output(e, j, V(p, p->output_vals[j]));
     e->t->end_run(e);

@@ -132,6 +132,9 @@ typedef struct {
     double scale;                /* MATMUL: the product is multiplied by this (fuse folds k * (a @ b)) */
     int index;                   /* INPUT: input number */
     Shape dims;                  /* DIMVAL: the dims multiplied */
+    bool late;                   /* a name bound only inside a loop, carried out of it: carry `carry`
+                                    of loop `loop` (Loop.late) */
+    int loop, carry;             /* late */
     /* set by passes */
     bool materialize;            /* fuse: computed into its own variable or buffer */
     int uses;                    /* fuse: how many values and statements use it */
@@ -144,6 +147,8 @@ typedef struct {
     bool owned;                  /* schedule: a buffer this program allocated */
     bool adopts;                 /* schedule: an ST_CARRY value that takes its entry value's buffer
                                     (read by nothing after) instead of copying it */
+    bool maybe_unbound;          /* schedule: a late value that something reads and that has none when
+                                    its loop ran zero times: whether it has one yet is kept beside it */
 } Value;
 
 typedef enum {
@@ -187,6 +192,9 @@ typedef struct {
     int nchecks, capchecks;
     Ref *frees;                  /* schedule: buffers to free after this statement */
     int nfrees, capfrees;
+    Ref *bound_checks;           /* schedule: the maybe_unbound values it reads, in Ref order: each must
+                                    have a value before it runs (else Python's NameError) */
+    int nbound_checks, capbound_checks;
     int group;                   /* schedule: its row group (index into Program.groups), 0: none */
     int loop;                    /* ST_FOR, ST_END: index into Program.loops */
 } IrStmt;
@@ -247,6 +255,7 @@ typedef struct {
     const char **outputs;        /* output names */
     Ref *output_vals;            /* the value each output has at the end */
     int noutputs, capoutputs;
+    bool *is_output;             /* schedule: is_output[r], r is an output's value (nvals of them) */
     bool opt;                    /* false for -O0 */
     bool blas;                   /* --blas: the C target's float matrix products call CBLAS */
     bool tf32;                   /* --tf32: cuBLAS may use TF32 tensor cores for float32 */
@@ -335,7 +344,7 @@ bool ir_lower(Program *p, const void *ast);
 bool ir_verify(Program *p, const char *after);
 void ir_fuse(Program *p);
 void ir_schedule(Program *p);
-void schedule_rows(Program *p, const bool *is_output);   /* rows.c: ir_schedule's row groups */
+void schedule_rows(Program *p);   /* rows.c: ir_schedule's row groups */
 void ir_dump(FILE *out, Program *p, const char *title);
 void ir_print_shapes(FILE *out, Program *p);
 void ir_explain(FILE *out, Program *p);

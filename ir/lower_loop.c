@@ -174,10 +174,14 @@ void lower_carry_out(Lower *L, Binding *b)
     for (int i = 0; i < b->nout; i++) {
         Loop *lp = &p->loops[b->out[i]];
         Ref c = build_cast(p, p->stmts[lp->last].span, last, v->dtype);
-        V(p, c)->weak = v->weak;
-        V(p, c)->stmt = lp->last;
         add_carry(lp, b->name, c, true);
         lp->next[lp->ncarries - 1] = last;
+        Value *vc = V(p, c);
+        vc->weak = v->weak;
+        vc->stmt = lp->last;
+        vc->late = true;
+        vc->loop = b->out[i];
+        vc->carry = lp->ncarries - 1;
         last = c;
     }
     b->value = last;

@@ -72,11 +72,11 @@ static bool joins(const Program *p, int s, Scan *g)
 /* A value whose rows are longer than one element, stored inside group g and
  * read nowhere after it, needs only the row being computed (on the GPU: in
  * the block's shared memory). */
-static void mark_row_local(Program *p, const RowGroup *g, const bool *is_output)
+static void mark_row_local(Program *p, const RowGroup *g)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
-        if (!group_holds(g, v) || !ir_stores(p, v->stmt, r) || is_output[r] ||
+        if (!group_holds(g, v) || !ir_stores(p, v->stmt, r) || p->is_output[r] ||
             v->last_stmt > g->last || v->shape.ndim < 2)
             continue;
         for (int k = 1; k < v->shape.ndim; k++)
@@ -84,7 +84,7 @@ static void mark_row_local(Program *p, const RowGroup *g, const bool *is_output)
     }
 }
 
-static void add_group(Program *p, int first, int last, Dim rows, const bool *is_output)
+static void add_group(Program *p, int first, int last, Dim rows)
 {
     p->groups = arena_grow(p->arena, p->groups, &p->capgroups, p->ngroups + 1, sizeof(RowGroup));
     if (p->ngroups == 0)
@@ -94,10 +94,10 @@ static void add_group(Program *p, int first, int last, Dim rows, const bool *is_
     for (int s = first; s <= last; s++)
         p->stmts[s].group = p->ngroups;
     p->ngroups++;
-    mark_row_local(p, g, is_output);
+    mark_row_local(p, g);
 }
 
-void schedule_rows(Program *p, const bool *is_output)
+void schedule_rows(Program *p)
 {
     if (!p->opt)
         return;
@@ -115,7 +115,7 @@ void schedule_rows(Program *p, const bool *is_output)
          * row at a time: a loop the compiler vectorizes (one that stores
          * single elements of many arrays defeats its alias checks) */
         if (g.reuses && g.wide)
-            add_group(p, first, last, g.rows, is_output);
+            add_group(p, first, last, g.rows);
         first = last + 1;
     }
 }

@@ -5,7 +5,9 @@
  * source order; values inside a statement in the order they were built, which
  * is an order where operands come first; runs of statements over the same
  * rows run row by row (rows.c); a loop's statements once per iteration, so
- * what they read from before the loop lives until it ends. */
+ * what they read from before the loop lives until it ends. It also decides
+ * which statements check first that a name bound only inside a loop has a
+ * value. */
 #include <string.h>
 #include "ir.h"
 
@@ -134,7 +136,7 @@ static void name_values(Program *p)
 
 /* The statement where r is last read: through its users, and through the
  * users of inline values that read it. */
-static void find_last_uses(Program *p, bool *is_output)
+static void find_last_uses(Program *p)
 {
     for (Ref r = 1; r < p->nvals; r++)
         p->vals[r].last_stmt = p->vals[r].stmt;
@@ -147,9 +149,6 @@ static void find_last_uses(Program *p, bool *is_output)
                 a->last_stmt = last;
         }
     }
-    for (int j = 0; j < p->noutputs; j++)
-        if (p->output_vals[j])
-            is_output[p->output_vals[j]] = true;
 }
 
 /* A buffer read inside a loop lives until the loop ends; a carried name's
@@ -180,34 +179,87 @@ static void live_through_loops(Program *p, bool *moved)
 /* A loop's carried name starts as a copy of its value before the loop,
  * unless nothing reads that value after and it has the carry's dtype (not a
  * Python number the carry converts): then it takes its buffer. */
-static void adopt_entries(Program *p, const bool *is_output, bool *moved)
+static void adopt_entries(Program *p, bool *moved)
 {
     for (int s = 0; s < p->nstmts; s++) {
         if (p->stmts[s].kind != ST_CARRY)
             continue;
         Value *c = &p->vals[p->stmts[s].value];
         Ref from = c->args[0];
-        if (c->owned && p->vals[from].owned && p->vals[from].dtype == c->dtype && !is_output[from] && !moved[from] &&
+        if (c->owned && p->vals[from].owned && p->vals[from].dtype == c->dtype && !p->is_output[from] && !moved[from] &&
             p->vals[from].last_stmt == s)
             c->adopts = moved[from] = true;
     }
 }
 
+/* Can late value c have no value after its loop: may the loop run zero
+ * times (its bounds are not numbers that say it runs), or the one inside
+ * it that bound it? */
+static bool may_be_unbound(const Program *p, Ref c)
+{
+    const Value *v = &p->vals[c];
+    if (!v->late)
+        return false;
+    const Loop *lp = &p->loops[v->loop];
+    const Value *start = &p->vals[lp->start], *stop = &p->vals[lp->stop];
+    bool runs = start->kind == IR_LITERAL && stop->kind == IR_LITERAL &&
+                (lp->step > 0 ? start->ival < stop->ival : start->ival > stop->ival);
+    return !runs || may_be_unbound(p, lp->next[v->carry]);
+}
+
+/* Statement st reads maybe_unbound value c: one check before it, however
+ * often it reads c; a statement that reads several checks them in the
+ * order the names were first read after their loops (Ref order). */
+static void add_bound_check(Program *p, IrStmt *st, Ref c)
+{
+    int i = st->nbound_checks;
+    while (i > 0 && st->bound_checks[i - 1] > c)
+        i--;
+    if (i > 0 && st->bound_checks[i - 1] == c)
+        return;
+    st->bound_checks = arena_grow(p->arena, st->bound_checks, &st->capbound_checks, st->nbound_checks + 1, sizeof(Ref));
+    memmove(&st->bound_checks[i + 1], &st->bound_checks[i], sizeof(Ref) * (size_t)(st->nbound_checks - i));
+    st->bound_checks[i] = c;
+    st->nbound_checks++;
+}
+
+/* A name bound only inside a loop has no value after it when the loop ran
+ * zero times, and reading it then is Python's NameError: each statement
+ * that reads one that may be so checks first (the outputs too). A late
+ * value the loop around carries out reads it unchecked: its flag follows
+ * the inner one's. */
+static void plan_bound_checks(Program *p)
+{
+    for (Ref c = 1; c < p->nvals; c++)
+        p->vals[c].maybe_unbound = may_be_unbound(p, c) && (p->vals[c].uses || p->is_output[c]);
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *v = &p->vals[r];
+        for (int i = 0; i < v->nargs && !v->late; i++)
+            if (p->vals[v->args[i]].maybe_unbound)
+                add_bound_check(p, &p->stmts[v->stmt], v->args[i]);
+    }
+}
+
 void ir_schedule(Program *p)
 {
-    bool *is_output = arena_alloc(p->arena, (size_t)p->nvals), *moved = arena_alloc(p->arena, (size_t)p->nvals);
-    find_last_uses(p, is_output);
+    p->is_output = arena_alloc(p->arena, (size_t)p->nvals);
+    for (int j = 0; j < p->noutputs; j++)
+        if (p->output_vals[j])
+            p->is_output[p->output_vals[j]] = true;
+    bool *moved = arena_alloc(p->arena, (size_t)p->nvals);
+    find_last_uses(p);
     live_through_loops(p, moved);
-    schedule_rows(p, is_output);
+    schedule_rows(p);
     name_values(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         v->owned = v->materialize && v->kind != IR_INPUT && (v->shape.ndim > 0 || p->cuda);
     }
-    adopt_entries(p, is_output, moved);
+    adopt_entries(p, moved);
+    plan_bound_checks(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
-        if (!v->owned || is_output[r] || moved[r])
+        if (!v->owned || p->is_output[r] || moved[r])
             continue;
         IrStmt *st = &p->stmts[v->last_stmt];
         st->frees = arena_grow(p->arena, st->frees, &st->capfrees, st->nfrees + 1, sizeof(Ref));
