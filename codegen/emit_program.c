@@ -330,6 +330,15 @@ static void emit_derived_sizes(Emitter *e, Ref after)
             emit_derived_size(e, &e->p->syms[i]);
 }
 
+/* What statement st checks before it computes anything: sizes, and that
+ * the names bound only in loops it reads have values. */
+static void emit_statement_checks(Emitter *e, const IrStmt *st)
+{
+    emit_checks(e, st, 0);
+    for (int i = 0; i < st->nbound_checks; i++)
+        emit_bound_check(e, st, V(e->p, st->bound_checks[i]));
+}
+
 static void emit_statement(Emitter *e, int s)
 {
     Program *p = e->p;
@@ -340,9 +349,7 @@ static void emit_statement(Emitter *e, int s)
         emit_line(e, "/* line %d: %s, carried by the loop below, starts as its value before it */", st->line, st->name);
     else
         emit_line(e, "/* line %d: %s */", st->line, st->text);
-    emit_checks(e, st, 0);
-    for (int i = 0; i < st->nbound_checks; i++)
-        emit_bound_check(e, st, V(p, st->bound_checks[i]));
+    emit_statement_checks(e, st);
     for (Ref r = 1; r < p->nvals; r++) {
         if (!ir_stores(p, s, r))
             continue;
@@ -376,7 +383,7 @@ static void emit_row_group(Emitter *e, const RowGroup *g)
                   first->line, last->line, dim_str(p, g->rows));
     for (int s = g->first; s <= g->last; s++) {
         e->stmt = &p->stmts[s];
-        emit_checks(e, e->stmt, 0);     /* (no bincount or mask in a row group) */
+        emit_statement_checks(e, e->stmt);   /* (no bincount or mask in a row group) */
         for (Ref r = 1; r < p->nvals; r++)
             if (ir_stores(p, s, r))
                 emit_value_storage(e, r, e->stmt);

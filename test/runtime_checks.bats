@@ -123,6 +123,12 @@ load test_helper
         >"$BATS_TEST_TMPDIR/never.npx"
     build_program "$BATS_TEST_TMPDIR/never.npx"
     run -0 "$PROG" --random 1 --dim B=0 -o "$BATS_TEST_TMPDIR/out"
+    # read by statements that run row by row (a softmax), checked before the rows
+    printf 'input x: f32[B, V]\ninput m: i64\noutput y\nfor i in range(m):\n    t = x * i\ns = t - t.max(axis=1, keepdims=True)\ne = np.exp(s)\ny = e / e.sum(axis=1, keepdims=True)\n' \
+        >"$BATS_TEST_TMPDIR/rows.npx"
+    build_program "$BATS_TEST_TMPDIR/rows.npx"
+    run -3 "$PROG" --random 1 --dim B=3 --dim V=4 m=0 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"rows.npx:6: name 't' is not defined (the loop on line 4 ran zero times)"* ]]
 }
 
 @test "a mask of another length, or two masked arrays of different lengths, are run-time errors, exit 3" {
