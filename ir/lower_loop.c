@@ -248,7 +248,8 @@ static bool retype_carries(Lower *L, const Loop *lp)
 
 /* The body's statements between the loop's ST_FOR and ST_END. Lowered
  * again, from where it began, when a carried Python number must become an
- * array first (retype_carries). */
+ * array first (retype_carries); what the first time added is forgotten,
+ * also the names it carried out of earlier loops (lower_carry_out). */
 static void lower_body(Lower *L, const Stmt *s, const Loop *lp)
 {
     Program *p = L->p;
@@ -256,6 +257,9 @@ static void lower_body(Lower *L, const Stmt *s, const Loop *lp)
     int errors = p->diag->errors;
     Binding *bind = arena_alloc(p->arena, sizeof(Binding) * (size_t)(nbind + 1));
     memcpy(bind, L->bind, sizeof(Binding) * (size_t)nbind);
+    int *ncarries = arena_alloc(p->arena, sizeof(int) * (size_t)(nloops + 1));
+    for (int i = 0; i < nloops; i++)
+        ncarries[i] = p->loops[i].ncarries;
     for (int pass = 0;; pass++) {
         L->loops++;
         for (int i = 0; i < s->body.n; i++)
@@ -267,6 +271,8 @@ static void lower_body(Lower *L, const Stmt *s, const Loop *lp)
         p->nstmts = nstmts;
         p->nsyms = nsyms;
         p->nloops = nloops;
+        for (int i = 0; i < nloops; i++)
+            p->loops[i].ncarries = ncarries[i];
         memcpy(L->bind, bind, sizeof(Binding) * (size_t)nbind);
         L->nbind = nbind;
     }
