@@ -115,6 +115,13 @@ static void emit_checks(Emitter *e, const IrStmt *st, Ref after)
                       st->line, c->what, first, cx_paren(e, first), len, n);
             break;
         }
+        case CHECK_POSITION: {           /* NumPy checks it even where the result is empty */
+            const char *i = cx_host_int(e, c->from);
+            emit_line(e, "if (%s < -%s || %s >= %s)", i, cx_paren(e, n), i, n);
+            emit_line(e, "    npx_runtime_error(st, %d, \"index %%lld is out of bounds for %s with size %%lld\", "
+                         "(long long)%s, (long long)%s);", st->line, c->what, i, n);
+            break;
+        }
         case CHECK_INDEX:                /* b is the index */
             emit_line(e, c->b >= 0 ? "if (%s <= %lld)" : "if (%s < %lld)", n, (long long)(c->b >= 0 ? c->b : -c->b));
             emit_line(e, "    npx_runtime_error(st, %d, \"%s with size %%lld (%s)\", (long long)%s);", st->line, c->what,

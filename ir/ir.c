@@ -119,6 +119,12 @@ void ir_add_window_check(Program *p, int stmt, Dim size, const AxisIndex *window
     add_check(p, stmt, (SizeCheck){ size, window->len, span, what, CHECK_WINDOW, window->from });
 }
 
+void ir_add_position_check(Program *p, int stmt, Dim size, Ref position, int axis, Span span)
+{
+    const char *what = arena_printf(p->arena, "axis %d", axis);
+    add_check(p, stmt, (SizeCheck){ size, 0, span, what, CHECK_POSITION, position });
+}
+
 void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what)
 {
     add_check(p, stmt, (SizeCheck){ total, known, span, what, CHECK_DIVIDES, 0 });
@@ -313,6 +319,28 @@ int64_t shape_size_literal(const Shape *s)
         n *= s->d[k];
     }
     return n;
+}
+
+bool ir_host_int(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    if (v->shape.ndim != 0 || !dtype_is_int(v->dtype))
+        return false;
+    switch (v->kind) {
+    case IR_LITERAL:
+    case IR_DIMVAL:
+    case IR_INPUT: return true;
+    case IR_CAST:                            /* a carry's value is the last iteration's, not its entry's */
+        if (p->stmts[v->stmt].kind == ST_CARRY || p->stmts[v->stmt].kind == ST_END)
+            return false;
+        /* fall through */
+    case IR_UFUNC:
+        for (int i = 0; i < v->nargs; i++)
+            if (!ir_host_int(p, v->args[i]))
+                return false;
+        return true;
+    default: return false;
+    }
 }
 
 bool ir_stores(const Program *p, int s, Ref r)

@@ -169,6 +169,7 @@ typedef enum {
     CHECK_UNIT,     /* a, at most 1 long, broadcasts against b: a is 1 or b (x[:, :1] - x) */
     CHECK_NONEMPTY, /* an axis of size a that b positions are taken from is not empty, or b is 0 */
     CHECK_WINDOW,   /* the window of b elements from `from` lies inside an axis of size a */
+    CHECK_POSITION, /* the position `from` (from the end when negative) is in an axis of size a */
 } CheckKind;
 
 typedef struct {
@@ -177,7 +178,7 @@ typedef struct {
     const char *what;            /* "operands could not be broadcast together", "index 3 is out of
                                     bounds for axis 0", "cannot reshape array into shape (-1, 6)" */
     CheckKind kind;
-    Ref from;                    /* CHECK_WINDOW: its first index */
+    Ref from;                    /* CHECK_WINDOW: its first index; CHECK_POSITION: the position */
 } SizeCheck;
 
 typedef struct {
@@ -272,6 +273,7 @@ void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis,
 void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span);   /* CHECK_UNIT */
 void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, int axis, Span span);
 void ir_add_window_check(Program *p, int stmt, Dim size, const AxisIndex *window, int axis, Span span);
+void ir_add_position_check(Program *p, int stmt, Dim size, Ref position, int axis, Span span);
 void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);
 /* A size inferred by reshape: total / known, checked to divide. */
 Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);
@@ -302,6 +304,10 @@ bool ir_stores(const Program *p, int s, Ref r);
  * the length of a bincount or a masked array), which keeps it from being a
  * CUDA graph. */
 bool ir_host_reads_device(const Program *p);
+/* Can the host compute 0-d integer r again wherever it is read (cx_host_int):
+ * numbers, sizes, counters, 0-d inputs and operations on them, not a value
+ * a loop carries? */
+bool ir_host_int(const Program *p, Ref r);
 static inline bool ir_sized_by_data(const Value *v) { return v->kind == IR_BINCOUNT || v->kind == IR_COMPRESS; }
 /* the size the data give of such a value */
 static inline Dim ir_data_dim(const Value *v) { return v->shape.d[v->kind == IR_COMPRESS ? v->ival : 0]; }

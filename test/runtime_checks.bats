@@ -164,6 +164,14 @@ load test_helper
     [[ $output == *"zd.npx:5: division by zero"* ]]
 }
 
+@test "a position past its axis is NumPy's IndexError even where nothing is read (an empty result)" {
+    printf 'input x: f32[B, V]\noutput y\nfor i in range(3):\n    y = x[:, i][:0]\n' >"$BATS_TEST_TMPDIR/pos.npx"
+    build_program "$BATS_TEST_TMPDIR/pos.npx"
+    run -0 "$PROG" --random 1 --dim B=2 --dim V=3 -o "$BATS_TEST_TMPDIR/out"
+    run -3 "$PROG" --random 1 --dim B=2 --dim V=2 -o "$BATS_TEST_TMPDIR/out2"
+    [[ $output == *"pos.npx:4: index 2 is out of bounds for axis 1 with size 2"* ]]
+}
+
 @test "a slice that moves with a loop's counter past its axis stops with exit 3 on both targets, no output written" {
     printf 'input x: f32[N, 2]\noutput s\nconst BS = 4\ns = x[:BS].sum(axis=0)\nfor b in range(1, N // 3):\n    s = s + x[b*BS - 2:(b+1)*BS - 2].sum(axis=0)\n' \
         >"$BATS_TEST_TMPDIR/win.npx"
