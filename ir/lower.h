@@ -106,5 +106,12 @@ Ref call_sort(Lower *L, Call *c, int positions);      /* sort, argsort */
 /* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
  * take too many symbols. */
 Ref lower_flatten(Lower *L, Span at, Span span, Ref x);
+/* lower_numeric.c: functions of values and numbers */
+/* false, reported as not supported yet, when an optional argument is given */
+bool lower_not_given(Lower *L, Call *c, const Expr *e, const char *param);
+Ref lower_asarray(Program *p, Span span, Ref x);     /* a Python number as a 0-d array */
+Ref call_copy(Lower *L, Call *c, int unused);
+Ref call_len(Lower *L, Call *c, int unused);
+Ref call_scalar_type(Lower *L, Call *c, int dtype);  /* np.float32(v) */
 
 #endif

@@ -576,7 +576,11 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(cumsum, call_cumsum, 0) X(squeeze, call_squeeze, 0)                                      \
     X(sort, call_sort, 0) X(argsort, call_sort, 1) X(take, call_take, 0)                    \
     X(einsum, call_einsum, 0) X(flatnonzero, call_flatnonzero, 0)                              \
-    X(count_nonzero, call_count_nonzero, 0)
+    X(count_nonzero, call_count_nonzero, 0)                                                    \
+    X(copy, call_copy, 0) X(len, call_len, 0)                                                  \
+    X(float32, call_scalar_type, NPX_F32) X(float64, call_scalar_type, NPX_F64)                \
+    X(int32, call_scalar_type, NPX_I32) X(int64, call_scalar_type, NPX_I64)                    \
+    X(bool_, call_scalar_type, NPX_BOOL)
 
 static const struct {
     const char *name;

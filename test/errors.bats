@@ -193,3 +193,7 @@ PY
 @test "a boolean mask that does not fit its array is NumPy's IndexError, located" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/mask.npx"
 }
+
+@test "len of a 0-d value and a Python int out of int32's range are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/len_scalar_types.npx"
+}

@@ -271,3 +271,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "slices that move with a loop's counter: minibatches, sliding windows, two counters, read after the loop" {
     check_program "$BATS_TEST_DIRNAME/programs/loops_windows.npx"
 }
+
+@test "copy, len and the scalar types np.float32(v) ... np.bool_(v) compute as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/copy_len_scalars.npx"
+}
