@@ -101,6 +101,11 @@ Ref call_expand_dims(Lower *L, Call *c, int unused);
 Ref call_broadcast_to(Lower *L, Call *c, int unused);
 Ref call_reshape(Lower *L, Call *c, int flat);        /* flat: ravel, flatten */
 Ref call_concatenate(Lower *L, Call *c, int stack);
+/* The arrays of a tuple or a list (at most max), and the number of them; 0,
+ * reported, when it is not one or an array in it fails. */
+int lower_array_list(Lower *L, const Expr *e, Ref *out, int max);
+/* a then b along axis k (b is the array at index in the user's list) */
+Ref lower_join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index);
 Ref call_cumsum(Lower *L, Call *c, int unused);
 Ref call_sort(Lower *L, Call *c, int positions);      /* sort, argsort */
 /* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
@@ -113,5 +118,9 @@ Ref lower_asarray(Program *p, Span span, Ref x);     /* a Python number as a 0-d
 Ref call_copy(Lower *L, Call *c, int unused);
 Ref call_len(Lower *L, Call *c, int unused);
 Ref call_scalar_type(Lower *L, Call *c, int dtype);  /* np.float32(v) */
+/* lower_arrange.c: functions that rearrange an array's elements */
+Ref call_flip(Lower *L, Call *c, int which);          /* flip, flipud, fliplr */
+Ref call_diff(Lower *L, Call *c, int unused);
+Ref call_hstack(Lower *L, Call *c, int which);        /* hstack, vstack, column_stack */
 
 #endif

@@ -580,7 +580,9 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(copy, call_copy, 0) X(len, call_len, 0)                                                  \
     X(float32, call_scalar_type, NPX_F32) X(float64, call_scalar_type, NPX_F64)                \
     X(int32, call_scalar_type, NPX_I32) X(int64, call_scalar_type, NPX_I64)                    \
-    X(bool_, call_scalar_type, NPX_BOOL)
+    X(bool_, call_scalar_type, NPX_BOOL)                                                       \
+    X(flip, call_flip, 0) X(flipud, call_flip, 1) X(fliplr, call_flip, 2) X(diff, call_diff, 0)  \
+    X(hstack, call_hstack, 0) X(vstack, call_hstack, 1) X(column_stack, call_hstack, 2)
 
 static const struct {
     const char *name;

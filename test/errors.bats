@@ -197,3 +197,7 @@ PY
 @test "len of a 0-d value and a Python int out of int32's range are rejected" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/len_scalar_types.npx"
 }
+
+@test "flip, diff and the stacking functions reject axes, orders and shapes as NumPy does" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/arrange.npx"
+}

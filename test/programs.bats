@@ -275,3 +275,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "copy, len and the scalar types np.float32(v) ... np.bool_(v) compute as NumPy does" {
     check_program "$BATS_TEST_DIRNAME/programs/copy_len_scalars.npx"
 }
+
+@test "flip, flipud, fliplr, diff, hstack, vstack and column_stack compute as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/flip_diff_stack.npx"
+}
