@@ -118,6 +118,11 @@ Ref lower_asarray(Program *p, Span span, Ref x);     /* a Python number as a 0-d
 Ref call_copy(Lower *L, Call *c, int unused);
 Ref call_len(Lower *L, Call *c, int unused);
 Ref call_scalar_type(Lower *L, Call *c, int dtype);  /* np.float32(v) */
+Ref call_isclose(Lower *L, Call *c, int all);        /* isclose, allclose */
+Ref call_round(Lower *L, Call *c, int unused);
+Ref call_nan_to_num(Lower *L, Call *c, int unused);
+Ref call_norm(Lower *L, Call *c, int unused);        /* linalg.norm */
+Ref call_logaddexp(Lower *L, Call *c, int unused);
 /* lower_arrange.c: functions that rearrange an array's elements */
 Ref call_flip(Lower *L, Call *c, int which);          /* flip, flipud, fliplr */
 Ref call_diff(Lower *L, Call *c, int unused);

@@ -201,3 +201,7 @@ PY
 @test "flip, diff and the stacking functions reject axes, orders and shapes as NumPy does" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/arrange.npx"
 }
+
+@test "linalg.norm over three axes, and round and logaddexp of bools, are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/numeric.npx"
+}

@@ -279,3 +279,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "flip, flipud, fliplr, diff, hstack, vstack and column_stack compute as NumPy does" {
     check_program "$BATS_TEST_DIRNAME/programs/flip_diff_stack.npx"
 }
+
+@test "isclose, allclose, round, nan_to_num, linalg.norm and logaddexp compute as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/numeric_fns.npx"
+}
