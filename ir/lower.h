@@ -83,6 +83,8 @@ bool lower_bind_args(Lower *L, Call *c, const char *const *params, int nreq, con
 /* lower_composite.c: functions NumPy defines through others */
 Ref call_var(Lower *L, Call *c, int is_std);
 Ref call_eye(Lower *L, Call *c, int unused);
+/* column - row of an n x m matrix (int64): which diagonal each element is on */
+Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m);
 Ref call_linspace(Lower *L, Call *c, int unused);
 Ref call_flatnonzero(Lower *L, Call *c, int unused);
 Ref call_count_nonzero(Lower *L, Call *c, int unused);
@@ -127,5 +129,9 @@ Ref call_logaddexp(Lower *L, Call *c, int unused);
 Ref call_flip(Lower *L, Call *c, int which);          /* flip, flipud, fliplr */
 Ref call_diff(Lower *L, Call *c, int unused);
 Ref call_hstack(Lower *L, Call *c, int which);        /* hstack, vstack, column_stack */
+Ref call_tri(Lower *L, Call *c, int upper);           /* tril, triu */
+Ref call_tile(Lower *L, Call *c, int unused);
+Ref call_repeat(Lower *L, Call *c, int unused);
+Ref call_roll(Lower *L, Call *c, int unused);
 
 #endif

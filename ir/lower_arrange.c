@@ -1,9 +1,9 @@
 /* lower_arrange.c: NumPy functions that rearrange an array's elements, as
  * NumPy writes them in Python over slices and concatenation (numpy/lib/
  * _function_base_impl.py, _shape_base_impl.py, _twodim_base_impl.py and
- * numpy/_core/shape_base.py, numeric.py): flip, fliplr, flipud, diff,
- * hstack, vstack and column_stack; each becomes views (ir.h) that the loops
- * read through. */
+ * numpy/_core/shape_base.py, numeric.py, fromnumeric.py): flip, fliplr,
+ * flipud, diff, hstack, vstack, column_stack, tril, triu, tile, repeat and
+ * roll; each becomes views (ir.h) that the loops read through. */
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
@@ -119,4 +119,197 @@ Ref call_hstack(Lower *L, Call *c, int which)
     for (int i = 1; i < n && joined; i++)
         joined = lower_join(L, sp, at, joined, arrays[i], axis, i);
     return joined;
+}
+
+/* tril(m, k=0) (upper 0), triu(m, k=0) (1): as NumPy, m where the mask of
+ * tri() over its last two axes (a 1-D m: n x n) keeps it, else a zero of
+ * m's dtype; tril keeps column - row <= k, triu column - row >= k. */
+Ref call_tri(Lower *L, Call *c, int upper)
+{
+    static const char *const params[] = { "m", "k", NULL };
+    const Expr *a[2];
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    int64_t k = 0;
+    if (!lower_bind_args(L, c, params, 1, a) || (a[1] && !lower_const_int(L, a[1], &k)))
+        return 0;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
+    if (!x)
+        return 0;
+    const Shape *s = &V(p, x)->shape;
+    if (s->ndim == 0) {
+        diag_error(p->diag, at, "%s() of a 0-d value: NumPy's tri() is missing its size N", c->fname);
+        return 0;
+    }
+    Dim n = s->d[s->ndim > 1 ? s->ndim - 2 : 0], m = s->d[s->ndim - 1];
+    Ref diagonal = lower_diagonals(p, at, sp, n, m);
+    Ref kth = build_literal(p, sp, NPX_I64, k, (double)k, true);
+    Ref keep = build_ufunc(p, at, sp, upper ? UF_greater_equal : UF_less_equal, (Ref[]){ diagonal, kth }, 2, false);
+    Ref zero = build_literal(p, sp, V(p, x)->dtype, 0, 0.0, false);
+    return build_ufunc(p, at, sp, UF_where, (Ref[]){ keep, x, zero }, 3, false);
+}
+
+/* A count of copies (tile's reps, repeat's repeats): an integer constant,
+ * not negative. */
+static bool copies(Lower *L, const Expr *e, int64_t *out)
+{
+    if (!lower_const_int(L, e, out))
+        return false;
+    if (*out < 0)
+        diag_error(P(L)->diag, e->span, "negative dimensions are not allowed");
+    return *out >= 0;
+}
+
+/* x (of shape s) with each axis k repeated reps[k] times: a new axis of
+ * reps[k] before k (tile: whole copies) or after it (repeat: each element),
+ * broadcast and read as one axis of reps[k] * s[k]. */
+static Ref replicate(Lower *L, Call *c, Ref x, const int64_t *reps, bool after)
+{
+    Program *p = P(L);
+    Shape s = V(p, x)->shape, wide = { 0, { 0 } }, out = s;
+    int ndim = s.ndim;
+    for (int k = 0; k < s.ndim; k++)
+        ndim += reps[k] != 1;
+    if (ndim > NPX_MAX_RANK) {
+        diag_error(p->diag, c->call->at, "%s(): more than %d dimensions on the way are not supported yet", c->fname,
+                   NPX_MAX_RANK);
+        return 0;
+    }
+    uint32_t new_axes = 0;
+    for (int k = 0; k < s.ndim; k++) {
+        if (reps[k] != 1 && !after)
+            new_axes |= 1u << wide.ndim, wide.d[wide.ndim++] = reps[k];
+        wide.d[wide.ndim++] = s.d[k];
+        if (reps[k] != 1 && after)
+            new_axes |= 1u << wide.ndim, wide.d[wide.ndim++] = reps[k];
+        if (!ir_product_dim(p, (Dim[]){ reps[k], s.d[k] }, 2, &out.d[k])) {
+            diag_error(p->diag, c->call->at, "more than %d size symbols in one size", NPX_MAX_RANK);
+            return 0;
+        }
+    }
+    if (!new_axes)
+        return x;
+    Span sp = c->call->span;
+    x = build_broadcast(p, sp, build_expand(p, sp, x, new_axes, wide.ndim), &wide);
+    return build_reshape(p, sp, x, &out);
+}
+
+/* tile(A, reps): A with as many axes as reps (leading ones added), reps
+ * with as many as A (leading ones), each axis copied whole reps[k] times. */
+Ref call_tile(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "A", "reps", NULL };
+    const Expr *a[2];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    bool many = a[1]->kind == EXPR_TUPLE || a[1]->kind == EXPR_LIST;
+    int d = many ? a[1]->args.n : 1;
+    int64_t given[NPX_MAX_RANK], reps[NPX_MAX_RANK];
+    if (d > NPX_MAX_RANK) {
+        diag_error(p->diag, a[1]->span, "more than %d dimensions", NPX_MAX_RANK);
+        return 0;
+    }
+    for (int i = 0; i < d; i++)
+        if (!copies(L, many ? a[1]->args.v[i] : a[1], &given[i]))
+            return 0;
+    Ref x = lower_asarray(p, c->call->span, lower_expr(L, a[0]));
+    if (!x)
+        return 0;
+    int ndim = V(p, x)->shape.ndim, nd = ndim > d ? ndim : d;
+    if (nd > ndim)
+        x = build_expand(p, c->call->span, x, (1u << (nd - ndim)) - 1, nd);
+    for (int k = 0; k < nd; k++)
+        reps[k] = k < nd - d ? 1 : given[k - (nd - d)];
+    return replicate(L, c, x, reps, false);
+}
+
+/* repeat(a, repeats, axis=None) for an integer repeats: each element
+ * repeats times along axis (of the flattened a for None). */
+Ref call_repeat(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "repeats", "axis", NULL };
+    const Expr *a[3];
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    int64_t r;
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    if (!lower_is_const_int(L, a[1])) {
+        diag_error(p->diag, a[1]->span, "repeat(): 'repeats=' other than an integer constant is not supported yet");
+        return 0;
+    }
+    if (!copies(L, a[1], &r))
+        return 0;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
+    bool flat = !a[2] || a[2]->kind == EXPR_NONE;
+    uint32_t axis = flat;
+    if (!x || (!flat && !lower_one_axis(L, a[2], V(p, x)->shape.ndim, &axis)) ||
+        (flat && !(x = lower_flatten(L, at, sp, x))))
+        return 0;
+    int64_t reps[NPX_MAX_RANK];
+    for (int k = 0; k < V(p, x)->shape.ndim; k++)
+        reps[k] = axis >> k & 1 ? r : 1;
+    return replicate(L, c, x, reps, true);
+}
+
+/* x rolled by shift along axis k: as NumPy, x[-shift % n:] then
+ * x[:-shift % n] for a literal length n; for a size symbol, x at positions
+ * (arange(n) - shift) % n, the same elements for any n. */
+static Ref roll_axis(Lower *L, Span at, Span sp, Ref x, int64_t shift, int k)
+{
+    Program *p = P(L);
+    const Shape *s = &V(p, x)->shape;
+    Dim n = s->d[k];
+    if (DIM_IS_SYM(n)) {
+        Ref i = build_arange(p, sp, NPX_I64, 0, 1, n);
+        Ref by = build_literal(p, sp, NPX_I64, shift, (double)shift, true);
+        i = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ i, by }, 2, false);
+        i = build_ufunc(p, at, sp, UF_remainder, (Ref[]){ i, build_dimval(p, sp, &(Shape){ 1, { n } }) }, 2, false);
+        return build_take(p, at, sp, x, &i, 1, k);
+    }
+    int64_t offset = n ? (shift % n + n) % n : 0;
+    if (!offset)
+        return x;
+    AxisIndex tail[NPX_MAX_RANK], head[NPX_MAX_RANK];
+    whole(tail, s->ndim);
+    whole(head, s->ndim);
+    tail[k].start = n - offset;
+    head[k].stop = n - offset;
+    return build_concat(p, sp, build_index(p, sp, x, tail), build_index(p, sp, x, head), k, s);
+}
+
+/* roll(a, shift, axis=None) for an integer shift and one axis, or the
+ * flattened a (axis=None) read back in a's shape. */
+Ref call_roll(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "shift", "axis", NULL };
+    const Expr *a[3];
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    int64_t shift;
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    for (int i = 1; i <= 2; i++)
+        if (a[i] && (a[i]->kind == EXPR_TUPLE || a[i]->kind == EXPR_LIST)) {
+            diag_error(p->diag, a[i]->span, "roll(): a tuple of '%s=' is not supported yet", params[i]);
+            return 0;
+        }
+    if (!lower_const_int(L, a[1], &shift))
+        return 0;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
+    if (!x)
+        return 0;
+    Shape s = V(p, x)->shape;
+    if (!a[2] || a[2]->kind == EXPR_NONE) {
+        Ref flat = lower_flatten(L, at, sp, x);
+        return flat ? build_reshape(p, sp, roll_axis(L, at, sp, flat, shift, 0), &s) : 0;
+    }
+    uint32_t axis = 0;
+    if (!lower_one_axis(L, a[2], s.ndim, &axis))
+        return 0;
+    return roll_axis(L, at, sp, x, shift, __builtin_ctz(axis));
 }

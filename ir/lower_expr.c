@@ -585,7 +585,9 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(hstack, call_hstack, 0) X(vstack, call_hstack, 1) X(column_stack, call_hstack, 2)        \
     X(isclose, call_isclose, 0) X(allclose, call_isclose, 1) X(round, call_round, 0)           \
     X(around, call_round, 0) X(nan_to_num, call_nan_to_num, 0) X(linalg.norm, call_norm, 0)    \
-    X(logaddexp, call_logaddexp, 0)
+    X(logaddexp, call_logaddexp, 0)                                                            \
+    X(tril, call_tri, 0) X(triu, call_tri, 1) X(tile, call_tile, 0) X(repeat, call_repeat, 0)  \
+    X(roll, call_roll, 0)
 
 static const struct {
     const char *name;

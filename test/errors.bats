@@ -205,3 +205,7 @@ PY
 @test "linalg.norm over three axes, and round and logaddexp of bools, are rejected" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/numeric.npx"
 }
+
+@test "tril of a 0-d value, negative copies and a roll axis out of range are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/tri_tile_repeat_roll.npx"
+}

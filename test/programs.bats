@@ -283,3 +283,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "isclose, allclose, round, nan_to_num, linalg.norm and logaddexp compute as NumPy does" {
     check_program "$BATS_TEST_DIRNAME/programs/numeric_fns.npx"
 }
+
+@test "tril, triu, tile, repeat and roll compute as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/tri_tile_repeat_roll.npx"
+}
