@@ -41,21 +41,26 @@ Ref call_copy(Lower *L, Call *c, int unused)
     return lower_asarray(P(L), c->call->span, lower_expr(L, a[0]));
 }
 
+/* The argument of a function that takes one and nothing else (named param
+ * as a keyword), lowered; *e is where it is written. */
+static Ref only_argument(Lower *L, Call *c, const char *param, const Expr **e)
+{
+    const char *const params[] = { param, NULL };
+    return lower_bind_args(L, c, params, 1, e) ? lower_expr(L, *e) : 0;
+}
+
 /* len(x): x.shape[0] as a Python int. */
 Ref call_len(Lower *L, Call *c, int unused)
 {
     (void)unused;
-    static const char *const params[] = { "obj", NULL };
-    const Expr *a[1];
+    const Expr *e;
     Program *p = P(L);
-    if (!lower_bind_args(L, c, params, 1, a))
-        return 0;
-    Ref x = lower_expr(L, a[0]);
+    Ref x = only_argument(L, c, "obj", &e);
     if (!x)
         return 0;
     const Value *v = V(p, x);
     if (v->shape.ndim == 0) {
-        diag_error(p->diag, a[0]->span, "len() of a 0-d value (%s), which has no length",
+        diag_error(p->diag, e->span, "len() of a 0-d value (%s), which has no length",
                    shape_str(p, &v->shape, v->dtype, v->weak));
         return 0;
     }
@@ -70,18 +75,15 @@ Ref call_len(Lower *L, Call *c, int unused)
  * converted as by astype. */
 Ref call_scalar_type(Lower *L, Call *c, int t)
 {
-    static const char *const params[] = { "value", NULL };
-    const Expr *a[1];
+    const Expr *e;
     Program *p = P(L);
-    if (!lower_bind_args(L, c, params, 1, a))
-        return 0;
-    Ref x = lower_expr(L, a[0]);
+    Ref x = only_argument(L, c, "value", &e);
     if (!x)
         return 0;
     const Value *v = V(p, x);
     if (t == NPX_I32 && v->weak && v->kind == IR_LITERAL && dtype_is_int(v->dtype) &&
         (v->ival < INT32_MIN || v->ival > INT32_MAX)) {
-        diag_error(p->diag, a[0]->span, "Python integer %lld out of bounds for int32", (long long)v->ival);
+        diag_error(p->diag, e->span, "Python integer %lld out of bounds for int32", (long long)v->ival);
         return 0;
     }
     return build_cast(p, c->call->span, x, (npx_dtype)t);
