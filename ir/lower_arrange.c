@@ -43,8 +43,25 @@ Ref call_flip(Lower *L, Call *c, int which)
     return axes ? build_index(p, c->call->span, x, sel) : x;
 }
 
-/* diff(a, n=1, axis=-1): n times a[..., 1:] - a[..., :-1] along axis
- * (not_equal for bool, as NumPy). */
+/* diff's prepend (side 0) or append (1): e joined to x along axis k, a
+ * 0-d e broadcast to one element across it first, as NumPy does. */
+static Ref widen(Lower *L, Call *c, Ref x, const Expr *e, int k, int side)
+{
+    Program *p = P(L);
+    Span sp = c->call->span;
+    Ref v = lower_asarray(p, sp, lower_expr(L, e));
+    if (!v)
+        return 0;
+    Shape s = V(p, x)->shape;
+    s.d[k] = 1;
+    if (V(p, v)->shape.ndim == 0)
+        v = build_broadcast(p, sp, v, &s);
+    return side ? lower_join(L, sp, c->call->at, x, v, k, 1) : lower_join(L, sp, c->call->at, v, x, k, 1);
+}
+
+/* diff(a, n=1, axis=-1, prepend, append): prepend and append joined to a
+ * along axis, then n times a[..., 1:] - a[..., :-1] (not_equal for bool, as
+ * NumPy). */
 Ref call_diff(Lower *L, Call *c, int unused)
 {
     (void)unused;
@@ -52,8 +69,7 @@ Ref call_diff(Lower *L, Call *c, int unused)
     const Expr *a[5];
     Program *p = P(L);
     int64_t n = 1;
-    if (!lower_bind_args(L, c, params, 1, a) || !lower_not_given(L, c, a[3], "prepend") ||
-        !lower_not_given(L, c, a[4], "append") || (a[1] && !lower_const_int(L, a[1], &n)))
+    if (!lower_bind_args(L, c, params, 1, a) || (a[1] && !lower_const_int(L, a[1], &n)))
         return 0;
     if (n < 0) {
         diag_error(p->diag, a[1]->span, "order must be non-negative but got %lld", (long long)n);
@@ -71,6 +87,9 @@ Ref call_diff(Lower *L, Call *c, int unused)
     if (a[2] && !(axis = 0, lower_one_axis(L, a[2], ndim, &axis)))
         return 0;
     int k = __builtin_ctz(axis);
+    for (int side = 0; side < 2; side++)
+        if (a[3 + side] && !(x = widen(L, c, x, a[3 + side], k, side)))
+            return 0;
     Ufunc op = V(p, x)->dtype == NPX_BOOL ? UF_not_equal : UF_subtract;
     AxisIndex upper[NPX_MAX_RANK], lower[NPX_MAX_RANK];
     whole(upper, ndim);
@@ -281,35 +300,51 @@ static Ref roll_axis(Lower *L, Span at, Span sp, Ref x, int64_t shift, int k)
     return build_concat(p, sp, build_index(p, sp, x, tail), build_index(p, sp, x, head), k, s);
 }
 
-/* roll(a, shift, axis=None) for an integer shift and one axis, or the
- * flattened a (axis=None) read back in a's shape. */
+/* The items of an int or a tuple (list) of them; how many. */
+static int items(const Expr *e, const Expr **out)
+{
+    bool many = e->kind == EXPR_TUPLE || e->kind == EXPR_LIST;
+    int n = many ? e->args.n : 1;
+    for (int i = 0; i < n && i < NPX_MAX_RANK; i++)
+        out[i] = many ? e->args.v[i] : e;
+    return n;
+}
+
+/* roll(a, shift, axis=None): as NumPy, shift and axis (ints or tuples)
+ * broadcast together, the shifts of one axis added up, each axis rolled;
+ * axis=None rolls the flattened a, read back in a's shape. */
 Ref call_roll(Lower *L, Call *c, int unused)
 {
     (void)unused;
     static const char *const params[] = { "a", "shift", "axis", NULL };
-    const Expr *a[3];
+    const Expr *a[3], *shifts[NPX_MAX_RANK], *axes[NPX_MAX_RANK];
     Program *p = P(L);
     Span at = c->call->at, sp = c->call->span;
-    int64_t shift;
     if (!lower_bind_args(L, c, params, 2, a))
         return 0;
-    for (int i = 1; i <= 2; i++)
-        if (a[i] && (a[i]->kind == EXPR_TUPLE || a[i]->kind == EXPR_LIST)) {
-            diag_error(p->diag, a[i]->span, "roll(): a tuple of '%s=' is not supported yet", params[i]);
-            return 0;
-        }
-    if (!lower_const_int(L, a[1], &shift))
+    bool flat = !a[2] || a[2]->kind == EXPR_NONE;
+    int ns = items(a[1], shifts), na = flat ? 1 : items(a[2], axes), pairs = ns == 1 ? na : ns;
+    if (ns > NPX_MAX_RANK || na > NPX_MAX_RANK || (ns != na && ns != 1 && na != 1)) {
+        diag_error(p->diag, at, ns > NPX_MAX_RANK || na > NPX_MAX_RANK ? "roll(): more than %d shifts or axes"
+                   : "roll(): shift and axis cannot be broadcast to a single shape", NPX_MAX_RANK);
         return 0;
+    }
     Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
     if (!x)
         return 0;
     Shape s = V(p, x)->shape;
-    if (!a[2] || a[2]->kind == EXPR_NONE) {
-        Ref flat = lower_flatten(L, at, sp, x);
-        return flat ? build_reshape(p, sp, roll_axis(L, at, sp, flat, shift, 0), &s) : 0;
+    Ref y = flat ? lower_flatten(L, at, sp, x) : x;
+    int64_t total[NPX_MAX_RANK] = { 0 };
+    for (int i = 0; y && i < pairs; i++) {
+        int64_t shift;
+        uint32_t axis = 1;
+        if (!lower_const_int(L, shifts[ns == 1 ? 0 : i], &shift) ||
+            (!flat && !(axis = 0, lower_one_axis(L, axes[na == 1 ? 0 : i], s.ndim, &axis))))
+            return 0;
+        total[__builtin_ctz(axis)] += shift;
     }
-    uint32_t axis = 0;
-    if (!lower_one_axis(L, a[2], s.ndim, &axis))
-        return 0;
-    return roll_axis(L, at, sp, x, shift, __builtin_ctz(axis));
+    for (int k = 0; y && k < V(p, y)->shape.ndim; k++)
+        if (total[k])
+            y = roll_axis(L, at, sp, y, total[k], k);
+    return flat && y ? build_reshape(p, sp, y, &s) : y;
 }
