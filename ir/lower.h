@@ -86,6 +86,8 @@ Ref lower_accumulate_as(Lower *L, Call *c, Ref x, const Expr *e, npx_dtype *t);
 /* lower_composite.c: functions NumPy defines through others */
 Ref call_var(Lower *L, Call *c, int is_std);
 Ref call_eye(Lower *L, Call *c, int unused);
+/* column - row of an n x m matrix (int64): which diagonal each element is on */
+Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m);
 Ref call_linspace(Lower *L, Call *c, int unused);
 Ref call_flatnonzero(Lower *L, Call *c, int unused);
 Ref call_count_nonzero(Lower *L, Call *c, int unused);
@@ -103,10 +105,35 @@ Ref call_expand_dims(Lower *L, Call *c, int unused);
 Ref call_broadcast_to(Lower *L, Call *c, int unused);
 Ref call_reshape(Lower *L, Call *c, int flat);        /* flat: ravel, flatten */
 Ref call_concatenate(Lower *L, Call *c, int stack);
+/* The arrays of a tuple or a list (at most max), and the number of them; 0,
+ * reported, when it is not one or an array in it fails. */
+int lower_array_list(Lower *L, const Expr *e, Ref *out, int max);
+/* a then b along axis k (b is the array at index in the user's list) */
+Ref lower_join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index);
 Ref call_cumsum(Lower *L, Call *c, int unused);
 Ref call_sort(Lower *L, Call *c, int positions);      /* sort, argsort */
 /* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
  * take too many symbols. */
 Ref lower_flatten(Lower *L, Span at, Span span, Ref x);
+/* lower_numeric.c: functions of values and numbers */
+/* false, reported as not supported yet, when an optional argument is given */
+bool lower_not_given(Lower *L, Call *c, const Expr *e, const char *param);
+Ref lower_asarray(Program *p, Span span, Ref x);     /* a Python number as a 0-d array */
+Ref call_copy(Lower *L, Call *c, int unused);
+Ref call_len(Lower *L, Call *c, int unused);
+Ref call_scalar_type(Lower *L, Call *c, int dtype);  /* np.float32(v) */
+Ref call_isclose(Lower *L, Call *c, int all);        /* isclose, allclose */
+Ref call_round(Lower *L, Call *c, int unused);
+Ref call_nan_to_num(Lower *L, Call *c, int unused);
+Ref call_norm(Lower *L, Call *c, int unused);        /* linalg.norm */
+Ref call_logaddexp(Lower *L, Call *c, int unused);
+/* lower_arrange.c: functions that rearrange an array's elements */
+Ref call_flip(Lower *L, Call *c, int which);          /* flip, flipud, fliplr */
+Ref call_diff(Lower *L, Call *c, int unused);
+Ref call_hstack(Lower *L, Call *c, int which);        /* hstack, vstack, column_stack */
+Ref call_tri(Lower *L, Call *c, int upper);           /* tril, triu */
+Ref call_tile(Lower *L, Call *c, int unused);
+Ref call_repeat(Lower *L, Call *c, int unused);
+Ref call_roll(Lower *L, Call *c, int unused);
 
 #endif

@@ -61,6 +61,13 @@ Ref call_var(Lower *L, Call *c, int is_std)
     return is_std ? build_ufunc(p, at, sp, UF_sqrt, &var, 1, false) : var;
 }
 
+Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m)
+{
+    Ref row = build_expand(p, span, build_arange(p, span, NPX_I64, 0, 1, n), 2u, 2);   /* arange(N)[:, None] */
+    Ref col = build_arange(p, span, NPX_I64, 0, 1, m);
+    return build_ufunc(p, at, span, UF_subtract, (Ref[]){ col, row }, 2, false);
+}
+
 /* eye(N, M, k, dtype): 1 where column - row == k. */
 Ref call_eye(Lower *L, Call *c, int unused)
 {
@@ -78,9 +85,7 @@ Ref call_eye(Lower *L, Call *c, int unused)
         (a[3] && !lower_dtype(L, a[3], &t)))
         return 0;
     Span at = c->call->at, sp = c->call->span;
-    Ref row = build_expand(p, sp, build_arange(p, sp, NPX_I64, 0, 1, n), 2u, 2);   /* arange(N)[:, None] */
-    Ref col = build_arange(p, sp, NPX_I64, 0, 1, m);
-    Ref diagonal = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ col, row }, 2, false);
+    Ref diagonal = lower_diagonals(p, at, sp, n, m);
     Ref on = build_ufunc(p, at, sp, UF_equal, (Ref[]){ diagonal, int_literal(p, sp, k) }, 2, false);
     return build_cast(p, sp, on, t);
 }

@@ -606,7 +606,18 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(cumsum, call_cumsum, 0) X(squeeze, call_squeeze, 0)                                      \
     X(sort, call_sort, 0) X(argsort, call_sort, 1) X(take, call_take, 0)                    \
     X(einsum, call_einsum, 0) X(flatnonzero, call_flatnonzero, 0)                              \
-    X(count_nonzero, call_count_nonzero, 0)
+    X(count_nonzero, call_count_nonzero, 0)                                                    \
+    X(copy, call_copy, 0) X(len, call_len, 0)                                                  \
+    X(float32, call_scalar_type, NPX_F32) X(float64, call_scalar_type, NPX_F64)                \
+    X(int32, call_scalar_type, NPX_I32) X(int64, call_scalar_type, NPX_I64)                    \
+    X(bool_, call_scalar_type, NPX_BOOL)                                                       \
+    X(flip, call_flip, 0) X(flipud, call_flip, 1) X(fliplr, call_flip, 2) X(diff, call_diff, 0)  \
+    X(hstack, call_hstack, 0) X(vstack, call_hstack, 1) X(column_stack, call_hstack, 2)        \
+    X(isclose, call_isclose, 0) X(allclose, call_isclose, 1) X(round, call_round, 0)           \
+    X(around, call_round, 0) X(nan_to_num, call_nan_to_num, 0) X(linalg.norm, call_norm, 0)    \
+    X(logaddexp, call_logaddexp, 0)                                                            \
+    X(tril, call_tri, 0) X(triu, call_tri, 1) X(tile, call_tile, 0) X(repeat, call_repeat, 0)  \
+    X(roll, call_roll, 0)
 
 static const struct {
     const char *name;
@@ -660,11 +671,14 @@ static Ref lower_call(Lower *L, const Expr *e)
     Call c = { .call = e };
     const Expr *callee = e->obj;
     bool method = callee->kind == EXPR_ATTR;
-    if (!method && callee->kind != EXPR_NAME) {
+    const Expr *module = method ? callee->obj : NULL;   /* np.linalg.norm: a function, not a method */
+    bool linalg = module && module->kind == EXPR_NAME && module->np_prefix && strcmp(module->name, "linalg") == 0;
+    method &= !linalg;
+    if (!method && !linalg && callee->kind != EXPR_NAME) {
         diag_error(p->diag, callee->span, "this cannot be called");
         return 0;
     }
-    c.fname = callee->name;
+    c.fname = linalg ? arena_printf(p->arena, "linalg.%s", callee->name) : callee->name;
     if (method)
         c.pos[c.npos++] = callee->obj;
     if (c.npos + e->args.n > MAX_ARGS) {
@@ -675,14 +689,14 @@ static Ref lower_call(Lower *L, const Expr *e)
         c.pos[c.npos++] = e->args.v[i];
     Handler fn;
     int arg;
-    if (!method && !callee->np_prefix && lower_find(L, callee->name)) {
+    if (!method && !linalg && !callee->np_prefix && lower_find(L, callee->name)) {
         diag_error(p->diag, callee->span, "'%s' is not a function", callee->name);
         return 0;
     }
-    if (!find_function(callee->name, method, &fn, &arg)) {
+    if (!find_function(c.fname, method, &fn, &arg)) {
         diag_error(p->diag, method ? callee->at : callee->span, method ? "arrays have no method '%s'"
                                                                         : "unknown function '%s'",
-                   callee->name);
+                   c.fname);
         return 0;
     }
     return fn(L, &c, arg);

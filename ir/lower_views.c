@@ -209,7 +209,7 @@ Ref call_reshape(Lower *L, Call *c, int flat)
 }
 
 /* The arrays of concatenate and stack: a tuple or a list of them. */
-static int array_list(Lower *L, const Expr *e, Ref *out, int max)
+int lower_array_list(Lower *L, const Expr *e, Ref *out, int max)
 {
     if (e->kind != EXPR_TUPLE && e->kind != EXPR_LIST) {
         diag_error(P(L)->diag, e->span, "expected a tuple or a list of arrays: (a, b)");
@@ -230,7 +230,7 @@ static int array_list(Lower *L, const Expr *e, Ref *out, int max)
 
 /* a then b along axis k: the other axes must agree (checked at run time
  * for size symbols), the dtype is their common one. */
-static Ref join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index)
+Ref lower_join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index)
 {
     Program *p = P(L);
     const Value *va = V(p, a), *vb = V(p, b);
@@ -270,7 +270,7 @@ Ref call_concatenate(Lower *L, Call *c, int stack)
     Ref arrays[MAX_ARGS * 4];
     Program *p = P(L);
     int n;
-    if (!lower_bind_args(L, c, params, 1, a) || !(n = array_list(L, a[0], arrays, MAX_ARGS * 4)))
+    if (!lower_bind_args(L, c, params, 1, a) || !(n = lower_array_list(L, a[0], arrays, MAX_ARGS * 4)))
         return 0;
     Span sp = c->call->span, at = c->call->at;
     for (int i = 0; i < n; i++)
@@ -301,7 +301,7 @@ Ref call_concatenate(Lower *L, Call *c, int stack)
     }
     Ref joined = arrays[0];
     for (int i = 1; i < n && joined; i++)
-        joined = join(L, sp, at, joined, arrays[i], k, i);
+        joined = lower_join(L, sp, at, joined, arrays[i], k, i);
     return joined;
 }
 

@@ -193,3 +193,19 @@ PY
 @test "a boolean mask that does not fit its array is NumPy's IndexError, located" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/mask.npx"
 }
+
+@test "len of a 0-d value and a Python int out of int32's range are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/len_scalar_types.npx"
+}
+
+@test "flip, diff and the stacking functions reject axes, orders and shapes as NumPy does" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/arrange.npx"
+}
+
+@test "linalg.norm over three axes, and round and logaddexp of bools, are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/numeric.npx"
+}
+
+@test "tril of a 0-d value, negative copies and a roll axis out of range are rejected" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/tri_tile_repeat_roll.npx"
+}

@@ -275,3 +275,19 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "dtype= of sum, prod, mean and cumsum: converted, then summed in that dtype as NumPy does" {
     check_program "$BATS_TEST_DIRNAME/programs/reduce_dtype.npx"
 }
+
+@test "copy, len and the scalar types np.float32(v) ... np.bool_(v) compute as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/copy_len_scalars.npx"
+}
+
+@test "flip, flipud, fliplr, diff, hstack, vstack and column_stack compute as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/flip_diff_stack.npx"
+}
+
+@test "isclose, allclose, round, nan_to_num, linalg.norm and logaddexp compute as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/numeric_fns.npx"
+}
+
+@test "tril, triu, tile, repeat and roll compute as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/tri_tile_repeat_roll.npx"
+}

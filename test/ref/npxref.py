@@ -296,9 +296,10 @@ def check_expr(tree, line):
 # ---- running it ---------------------------------------------------------------
 class Namespace(dict):
     """The names an expression sees: the program's values first, then the
-    dtype spellings, then anything in NumPy (np.exp and exp alike)."""
+    dtype spellings, then anything in NumPy (np.exp and exp alike), and
+    Python's len."""
 
-    ALIASES = dict(DTYPES, np=np, numpy=np)
+    ALIASES = dict(DTYPES, np=np, numpy=np, len=len)
 
     def __missing__(self, name):
         if name in self.ALIASES:
