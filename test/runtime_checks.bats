@@ -155,12 +155,10 @@ load test_helper
     run -3 "$PROG" --random 1 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"zd.npx:5: division by zero"* ]]
     run -0 "$PROG" --random 1 --dim V=3 -o "$BATS_TEST_TMPDIR/out"
-    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/zd.npx" -o "$BATS_TEST_TMPDIR/zd.cu"
-    npx_exec "g++ (emulated CUDA)" "${CXX:-g++}" -std=c++17 -O1 -x c++ "$BATS_TEST_TMPDIR/zd.cu" \
-        -o "$BATS_TEST_TMPDIR/zd_cuda" -lpthread
-    run -3 "$BATS_TEST_TMPDIR/zd_cuda" --random 1 --dim V=1 -o "$BATS_TEST_TMPDIR/out"
+    build_cuda_program "$BATS_TEST_TMPDIR/zd.npx"
+    run -3 "$CUDA_PROG" --random 1 --dim V=1 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"zd.npx:4: integer division or modulo by zero"* ]]
-    run -3 "$BATS_TEST_TMPDIR/zd_cuda" --random 1 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
+    run -3 "$CUDA_PROG" --random 1 --dim V=2 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"zd.npx:5: division by zero"* ]]
 }
 
@@ -180,11 +178,9 @@ load test_helper
     run -3 "$PROG" --random 1 --dim N=12 -o "$BATS_TEST_TMPDIR/out2"
     [[ $output == *"win.npx:6: the slice 10:14 does not fit in axis 0 with size 12"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/out2/s.npy" ]
-    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/win.npx" -o "$BATS_TEST_TMPDIR/win.cu"
-    npx_exec "g++ (emulated CUDA)" "${CXX:-g++}" -std=c++17 -O1 -x c++ "$BATS_TEST_TMPDIR/win.cu" \
-        -o "$BATS_TEST_TMPDIR/win_cuda" -lpthread
-    run -0 "$BATS_TEST_TMPDIR/win_cuda" --random 1 --dim N=10 -o "$BATS_TEST_TMPDIR/out3"
-    run -3 "$BATS_TEST_TMPDIR/win_cuda" --random 1 --dim N=12 -o "$BATS_TEST_TMPDIR/out4"
+    build_cuda_program "$BATS_TEST_TMPDIR/win.npx"
+    run -0 "$CUDA_PROG" --random 1 --dim N=10 -o "$BATS_TEST_TMPDIR/out3"
+    run -3 "$CUDA_PROG" --random 1 --dim N=12 -o "$BATS_TEST_TMPDIR/out4"
     [[ $output == *"win.npx:6: the slice 10:14 does not fit in axis 0 with size 12"* ]]
 }
 
@@ -196,10 +192,8 @@ load test_helper
     [[ $output == *"ov.npx:4: Python integer 3000000000 out of bounds for int32"* ]]
     printf 'input k: i32[N]\noutput b\nb = k < N * 1500000000\n' >"$BATS_TEST_TMPDIR/cmp.npx"
     check_program "$BATS_TEST_TMPDIR/cmp.npx" --random 1 --dim N=2
-    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/ov.npx" -o "$BATS_TEST_TMPDIR/ov.cu"
-    npx_exec "g++ (emulated CUDA)" "${CXX:-g++}" -std=c++17 -O1 -x c++ "$BATS_TEST_TMPDIR/ov.cu" \
-        -o "$BATS_TEST_TMPDIR/ov_cuda" -lpthread
-    run -0 "$BATS_TEST_TMPDIR/ov_cuda" --random 1 --dim N=1 -o "$BATS_TEST_TMPDIR/out3"
-    run -3 "$BATS_TEST_TMPDIR/ov_cuda" --random 1 --dim N=2 -o "$BATS_TEST_TMPDIR/out4"
+    build_cuda_program "$BATS_TEST_TMPDIR/ov.npx"
+    run -0 "$CUDA_PROG" --random 1 --dim N=1 -o "$BATS_TEST_TMPDIR/out3"
+    run -3 "$CUDA_PROG" --random 1 --dim N=2 -o "$BATS_TEST_TMPDIR/out4"
     [[ $output == *"ov.npx:4: Python integer 3000000000 out of bounds for int32"* ]]
 }

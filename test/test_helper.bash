@@ -99,6 +99,16 @@ build_program() {
     fi
 }
 
+# build_cuda_program FILE.npx: compile FILE.npx with npxc -t cuda and build
+# it against the host emulation; CUDA_PROG is the program.
+build_cuda_program() {
+    local base
+    base=$BATS_TEST_TMPDIR/$(basename "$1" .npx)
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$1" -o "$base.cu"
+    npx_exec "g++ (emulated CUDA)" "${CXX:-g++}" -std=c++17 -O1 -x c++ "$base.cu" -o "${base}_cuda" -lpthread
+    CUDA_PROG=${base}_cuda
+}
+
 # npx_same_files DIR1 DIR2: both hold the same .npy names.
 npx_same_files() {
     local a b
