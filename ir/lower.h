@@ -99,6 +99,10 @@ Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_take(Lower *L, Call *c, int unused);
 /* lower_window.c: slices whose bounds are computed when the program runs */
 bool lower_window(Lower *L, const Expr *slice, AxisIndex *out);
+/* lower_diagonal.c: a matrix's diagonals */
+Ref call_diag(Lower *L, Call *c, int unused);
+Ref call_diagonal(Lower *L, Call *c, int unused);
+Ref call_trace(Lower *L, Call *c, int unused);
 /* lower_views.c: functions that view an array differently */
 Ref call_swapaxes(Lower *L, Call *c, int unused);
 Ref call_expand_dims(Lower *L, Call *c, int unused);

@@ -617,7 +617,8 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(around, call_round, 0) X(nan_to_num, call_nan_to_num, 0) X(linalg.norm, call_norm, 0)    \
     X(logaddexp, call_logaddexp, 0)                                                            \
     X(tril, call_tri, 0) X(triu, call_tri, 1) X(tile, call_tile, 0) X(repeat, call_repeat, 0)  \
-    X(roll, call_roll, 0)
+    X(roll, call_roll, 0) X(diag, call_diag, 0) X(diagonal, call_diagonal, 0)                  \
+    X(trace, call_trace, 0)
 
 static const struct {
     const char *name;

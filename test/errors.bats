@@ -209,3 +209,7 @@ PY
 @test "tril of a 0-d value, negative copies and a roll axis out of range are rejected" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/tri_tile_repeat_roll.npx"
 }
+
+@test "diagonals of what has none are NumPy's errors, located" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/diagonals.npx"
+}

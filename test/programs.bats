@@ -291,3 +291,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "tril, triu, tile, repeat and roll compute as NumPy does" {
     check_program "$BATS_TEST_DIRNAME/programs/tri_tile_repeat_roll.npx"
 }
+
+@test "diagonal, diag and trace: offsets, vectors on a diagonal, sum's dtype" {
+    check_program "$BATS_TEST_DIRNAME/programs/diagonals.npx"
+}
