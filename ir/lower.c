@@ -195,11 +195,21 @@ static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
                    ast_op_text[s->op], dtype_name(vr->dtype));
         return 0;
     }
-    if (!shape_equal(&vr->shape, &vo->shape)) {
+    if (shape_equal(&vr->shape, &vo->shape))
+        return r;
+    bool fits = vr->shape.ndim == vo->shape.ndim;
+    for (int k = 0; fits && k < vo->shape.ndim; k++)
+        fits = !dims_differ(p, vr->shape.d[k], vo->shape.d[k]);
+    if (!fits) {
         diag_error(p->diag, s->op_span, "non-broadcastable output operand: the result %s does not fit in %s",
                    shape_str(p, &vr->shape, vr->dtype, false), shape_str(p, &vo->shape, vo->dtype, false));
         return 0;
     }
+    for (int k = 0; k < vo->shape.ndim; k++)      /* sizes that may agree (V and V[:100]): checked at run time */
+        if (vr->shape.d[k] != vo->shape.d[k])
+            ir_add_check(p, p->nstmts - 1, vo->shape.d[k], vr->shape.d[k], s->op_span,
+                         "non-broadcastable output operand");
+    V(p, r)->shape = vo->shape;
     return r;
 }
 

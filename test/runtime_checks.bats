@@ -197,3 +197,11 @@ load test_helper
     run -3 "$CUDA_PROG" --random 1 --dim N=2 -o "$BATS_TEST_TMPDIR/out4"
     [[ $output == *"ov.npx:4: Python integer 3000000000 out of bounds for int32"* ]]
 }
+
+@test "op= with an operand whose size may differ from the name's is checked at run time, NumPy's error, exit 3" {
+    printf 'input y: f32[B, V]\noutput a\na = y[:1]\na += y\n' >"$BATS_TEST_TMPDIR/opeq.npx"
+    build_program "$BATS_TEST_TMPDIR/opeq.npx"
+    run -0 "$PROG" --random 1 --dim B=1 --dim V=3 -o "$BATS_TEST_TMPDIR/out1"
+    run -3 "$PROG" --random 1 --dim B=2 --dim V=3 -o "$BATS_TEST_TMPDIR/out2"
+    [[ $output == *"opeq.npx:4: non-broadcastable output operand: B[:1] is 1 but B is 2"* ]]
+}
