@@ -426,7 +426,8 @@ static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
     emit_line(e, "    if (%s < 0)", xi);
     emit_line(e, "        npx_runtime_error(st, %d, \"bincount: element %%lld of the input is %%lld; bincount counts "
                  "non-negative integers only\", (long long)i, (long long)%s);", st->line, xi);
-    emit_line(e, "%s = hi + 1 > %lld ? hi + 1 : %lld;", len, (long long)v->ival, (long long)v->ival);
+    const char *minlength = cx_dim(e, v->ival);
+    emit_line(e, "%s = hi + 1 > %s ? hi + 1 : %s;", len, minlength, minlength);
     emit_close(e, NULL);
     c_declare(e, v, true);
     emit_open(e, "if (%s <= NPX_PRIVATE_BINS)", len);

@@ -533,7 +533,7 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem, 0);", st->line);
     emit_line(e, "atomicMax(&st->max, elem);");
     e->t->close_nest(e);
-    emit_line(e, "int64_t %s = npx_dev_read_max(st, dev_status, %lld); /* one sync */", len, (long long)v->ival);
+    emit_line(e, "int64_t %s = npx_dev_read_max(st, dev_status, %s); /* one sync */", len, cx_dim(e, v->ival));
     cuda_declare(e, v, true);
     emit_line(e, "if (%s <= NPX_SHARED_BINS)", len);
     e->indent++;

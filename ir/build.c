@@ -661,7 +661,7 @@ Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, in
     return r;
 }
 
-Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, int64_t minlength)
+Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, Dim minlength)
 {
     if (!x)
         return 0;

@@ -24,7 +24,7 @@ Ref build_concat(Program *p, Span span, Ref a, Ref b, int axis, const Shape *s);
 Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims);
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what);
 Ref build_arange(Program *p, Span span, npx_dtype t, double start, double step, Dim n);
-Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, int64_t minlength);
+Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, Dim minlength);
 /* An operand of a sum of products: its axes' labels, distinct small integers. */
 typedef struct {
     Ref ref;

@@ -101,7 +101,7 @@ typedef enum {
     IR_MATMUL,      /* args[0] @ args[1], NumPy's rules: 1-D is a vector, more axes a stack
                        of matrices (the stacks broadcast, matmul_stack_ndim) */
     IR_ARANGE,      /* fval/ival start, step2 step, shape[0] elements */
-    IR_BINCOUNT,    /* bincount(args[0], weights=args[1] or 0, minlength=ival);
+    IR_BINCOUNT,    /* bincount(args[0], weights=args[1] or 0, minlength=ival, a Dim);
                        shape[0] is a SYM_DATA symbol */
     IR_COMPRESS,    /* args[0][..., args[1], ...], a boolean mask over its axes from ival on: the
                        elements (or sub-arrays) where it is True, in order, along one axis, at
@@ -126,7 +126,7 @@ typedef struct {
     bool keepdims;               /* REDUCE */
     int perm[NPX_MAX_RANK];      /* TRANSPOSE */
     AxisIndex sel[NPX_MAX_RANK];     /* INDEX: what it does to each axis of args[0] */
-    int64_t ival;                /* LITERAL (bool/int), BINCOUNT minlength, ARANGE int start */
+    int64_t ival;                /* LITERAL (bool/int), BINCOUNT minlength (a Dim), ARANGE int start */
     double fval;                 /* LITERAL (float), ARANGE float start */
     double step;                 /* ARANGE step */
     double scale;                /* MATMUL: the product is multiplied by this (fuse folds k * (a @ b)) */

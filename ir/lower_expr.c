@@ -573,13 +573,18 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
 {
     static const char *const params[] = { "x", "weights", "minlength", NULL };
     const Expr *a[3];
-    int64_t minlength = 0;
-    if (!lower_bind_args(L, c, params, 1, a) || (a[2] && !lower_const_int(L, a[2], &minlength)))
+    Dim minlength = 0;
+    if (!lower_bind_args(L, c, params, 1, a))
         return 0;
-    if (minlength < 0) {
-        diag_error(P(L)->diag, a[2]->span, "minlength must be non-negative");
+    if (a[2] && lower_is_const_int(L, a[2])) {   /* NumPy's message for a negative one */
+        if (!lower_const_int(L, a[2], &minlength))
+            return 0;
+        if (minlength < 0) {
+            diag_error(P(L)->diag, a[2]->span, "minlength must be non-negative");
+            return 0;
+        }
+    } else if (a[2] && !lower_dim(L, a[2], &minlength))  /* minlength=K, x.shape[0] */
         return 0;
-    }
     Ref x = lower_expr(L, a[0]), w = lower_opt(L, a[1]);
     if (!x || (a[1] && !w))
         return 0;

@@ -132,6 +132,10 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/indexing.npx"
 }
 
+@test "bincount's minlength: negative, a float, an array or a loop's counter is located" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/bincount.npx"
+}
+
 @test "reshape mistakes are located with NumPy's words: sizes that differ, two -1, a Python number" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/reshape.npx"
 }

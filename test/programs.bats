@@ -137,6 +137,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/bincount.npx"
 }
 
+@test "bincount's minlength may be a size (K, x.shape[1]): k-means' cluster counts match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/bincount_sized.npx"
+}
+
 @test "rebinding names and every op= form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
 }

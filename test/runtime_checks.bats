@@ -25,6 +25,17 @@ load test_helper
     run -0 "$PROG" --random 1 --dim B=2 --dim C=4 -o "$BATS_TEST_TMPDIR/out"
 }
 
+@test "counts with minlength=K meet arrays of length K when no value reaches K; a larger one is a broadcast error" {
+    printf 'input lab: i64[N]\ninput w: f32[K]\noutput r\nr = np.bincount(lab %% 5, minlength=K) * w\n' \
+        >"$BATS_TEST_TMPDIR/bk.npx"
+    build_program "$BATS_TEST_TMPDIR/bk.npx"
+    run -0 "$PROG" --random 1 --dim N=50 --dim K=8 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/r.npy" ]
+    run -3 "$PROG" --random 1 --dim N=50 --dim K=3 -o "$BATS_TEST_TMPDIR/out3"
+    [[ $output == *"bk.npx:4: operands could not be broadcast together: ?bincount is 5 but K is 3"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out3/r.npy" ]
+}
+
 @test "a negative bincount input is an error naming the first negative element, exit 3, no output" {
     printf 'input n: i64[N]\noutput c\nc = np.bincount(n - 500)\n' >"$BATS_TEST_TMPDIR/neg.npx"
     build_program "$BATS_TEST_TMPDIR/neg.npx"
