@@ -328,6 +328,17 @@ static const char *stepped(Emitter *e, const char *first, int64_t step, const ch
     return arena_printf(A(e), "%s %s %s", first, step < 0 ? "-" : "+", by);
 }
 
+const char *cx_arange(Emitter *e, const Value *v, const char *i)
+{
+    bool ints = v->fval == (double)(int64_t)v->fval && v->step == (double)(int64_t)v->step;
+    npx_dtype t = ints ? NPX_I64 : NPX_F64;
+    const char *start = cx_literal(e, v->fval, 0, true, t), *step = cx_literal(e, v->step, 0, true, t);
+    const char *x = strcmp(step, "1") == 0 ? i : arena_printf(A(e), "%s * %s", cx_paren(e, i), step);
+    if (strcmp(start, "0") != 0)
+        x = arena_printf(A(e), "%s + %s", start, x);
+    return cx_convert(e, x, t, v->dtype);
+}
+
 static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
 {
     const Value *v = V(e->p, r);
@@ -339,6 +350,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     switch (v->kind) {
     case IR_DIMVAL: return cx_dims(e, v->dims.d, v->dims.ndim);
+    case IR_ARANGE: return cx_arange(e, v, idx[0]);
     case IR_UFUNC: return cx_ufunc(e, v, idx);
     case IR_CAST:
         if (v->checked)                  /* a Python int into int32: NumPy's OverflowError */

@@ -49,6 +49,7 @@ const char *cx_define(Emitter *e, Ref r, Idx idx);
  * copies), computed again where it is read, host or kernel, never read from
  * where it is stored (device memory): a range's bound, a window's start. */
 const char *cx_host_int(Emitter *e, Ref r);                /* compute r, in its dtype */
+const char *cx_arange(Emitter *e, const Value *v, const char *i);   /* arange's element i */
 const char *cx_load(Emitter *e, Ref r, const char *flat);          /* element flat of stored r */
 /* element idx of stored r, where s is its shape (or, for a reduction, its
  * kept axes): a row-local value's is in its row buffer */

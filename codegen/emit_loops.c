@@ -411,15 +411,8 @@ static void emit_arange(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
     e->t->declare(e, v, false);
-    bool ints = v->fval == (double)(int64_t)v->fval && v->step == (double)(int64_t)v->step;
-    npx_dtype t = ints ? NPX_I64 : NPX_F64;
-    const char *start = cx_literal(e, v->fval, 0, true, t), *step = cx_literal(e, v->step, 0, true, t);
-    const char *x = strcmp(start, "0") == 0 ? arena_printf(A(e), "i * %s", step)
-                                            : arena_printf(A(e), "%s + i * %s", start, step);
-    if (strcmp(step, "1") == 0)
-        x = strcmp(start, "0") == 0 ? "i" : arena_printf(A(e), "%s + i", start);
     e->t->open_flat(e, v->cname, v->shape.d, 1);
-    emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_convert(e, x, t, v->dtype));
+    emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_arange(e, v, "i"));
     e->t->close_nest(e);
 }
 

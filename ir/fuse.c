@@ -2,20 +2,35 @@
  * ("materialized") and which are computed inline, inside the loop of their
  * one user. Elementwise work feeding elementwise work or a reduction is fused
  * into that loop (and into a cumsum's); -O0 gives every operation its own loop. Views (transpose,
- * broadcast, new axes, indexing, take, reshape) and scalars known in advance need
+ * broadcast, new axes, indexing, take, reshape), aranges and scalars known in advance need
  * no storage; what a reshape, a sort or a mask reads is stored, in C order. */
 #include "ir.h"
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
 
-static void count_uses(Program *p)
+/* A value is live when it is named or a live value reads it (arguments
+ * come before their users). What lowering built and nothing needs (x[m] = 0
+ * reads x[m] for its shape and checks only) is not. */
+static bool *mark_live(Program *p, const bool *named)
+{
+    bool *live = arena_alloc(p->arena, (size_t)p->nvals);
+    for (Ref r = p->nvals - 1; r >= 1; r--) {
+        live[r] |= named[r];
+        for (int i = 0; live[r] && i < p->vals[r].nargs; i++)
+            live[p->vals[r].args[i]] = true;
+    }
+    return live;
+}
+
+/* how many live values read each value, and which one when it is one */
+static void count_uses(Program *p, const bool *live)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         p->vals[r].uses = 0;
         p->vals[r].user = 0;
     }
     for (Ref r = 1; r < p->nvals; r++)
-        for (int i = 0; i < p->vals[r].nargs; i++) {
+        for (int i = 0; live[r] && i < p->vals[r].nargs; i++) {
             Value *a = &p->vals[p->vals[r].args[i]];
             if (a->uses++ == 0)
                 a->user = r;
@@ -76,7 +91,6 @@ static void mark_gemm_operands(const Program *p, bool *gemm_read)
 
 void ir_fuse(Program *p)
 {
-    count_uses(p);
     bool *named = arena_alloc(p->arena, (size_t)p->nvals);
     for (int s = 0; s < p->nstmts; s++)
         named[p->stmts[s].value] = true;
@@ -84,15 +98,19 @@ void ir_fuse(Program *p)
         for (int k = 0; k < p->loops[i].ncarries; k++)
             named[p->loops[i].carry[k]] = named[p->loops[i].next[k]] = true;
     bool *in_order = arena_alloc(p->arena, (size_t)p->nvals);   /* read as stored, in C order: by a reshape, a sort, a mask */
+    bool *live = mark_live(p, named);
     for (Ref r = 1; r < p->nvals; r++) {          /* (a sort reads a reshape where its operand is stored) */
         const Value *v = &p->vals[r];
+        if (!live[r])
+            continue;
         if (v->kind == IR_RESHAPE || (v->kind == IR_SORT && p->vals[v->args[0]].kind != IR_RESHAPE))
             in_order[v->args[0]] = true;
         if (v->kind == IR_COMPRESS)
             in_order[v->args[0]] = in_order[v->args[1]] = true;
     }
+    count_uses(p, live);
     fold_scales(p, named);
-    count_uses(p);
+    count_uses(p, live);
     bool *gemm_read = arena_alloc(p->arena, (size_t)p->nvals);
     if (p->opt)
         mark_gemm_operands(p, gemm_read);
@@ -113,6 +131,9 @@ void ir_fuse(Program *p)
         case IR_CONCAT:
         case IR_TAKE:
             v->materialize = named[r] || in_order[r] || gemm_read[r];
+            break;
+        case IR_ARANGE:                          /* computed from the index where it is read */
+            v->materialize = named[r] || in_order[r] || gemm_read[r] || !p->opt;
             break;
         case IR_UFUNC:
         case IR_CAST: {

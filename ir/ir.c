@@ -79,9 +79,14 @@ int ir_add_sym(Program *p, const char *name, SymKind kind)
     return p->nsyms++;
 }
 
+/* A check the statement has already (the same condition) is not added:
+ * the first one's message is the one a run would give. */
 static void add_check(Program *p, int stmt, SizeCheck c)
 {
     IrStmt *s = &p->stmts[stmt];
+    for (int i = 0; i < s->nchecks; i++)
+        if (s->checks[i].kind == c.kind && s->checks[i].a == c.a && s->checks[i].b == c.b && s->checks[i].from == c.from)
+            return;
     s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
     s->checks[s->nchecks++] = c;
 }
