@@ -132,6 +132,7 @@ static void lower_input(Lower *L, const Stmt *s)
     p->stmts[st].version = 1;
     Binding *b = lower_bind(L, s->name, BIND_VALUE, s->name_span);
     b->value = r;
+    b->data = r;
     b->version = 1;
 }
 
@@ -179,7 +180,7 @@ static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
         return 0;
     }
     Ref old = b->value, rhs = lower_expr(L, s->value);
-    if (!old || !rhs)
+    if (!old || !rhs || (!V(p, old)->weak && !lower_unshared(L, b, s->op_span)))   /* in place, as NumPy */
         return 0;
     Ref r = s->op == AST_MATMUL ? build_matmul(p, s->op_span, s->span, old, rhs, "matmul")
                                 : lower_operator(L, s->op, s->op_span, s->span, old, rhs);
@@ -227,7 +228,10 @@ static void lower_assign(Lower *L, const Stmt *s)
     }
     int st = lower_new_stmt(L, ST_ASSIGN, s, s->name);
     int first_val = p->nvals;
-    Ref r = s->op == AST_NOP ? lower_expr(L, s->value) : lower_augmented(L, s, b);
+    Ref r = s->target ? lower_setitem(L, s, b) : s->op == AST_NOP ? lower_expr(L, s->value) : lower_augmented(L, s, b);
+    /* y = x and views (y = x[1:]) share x's array in NumPy; x[i] = v and
+     * x += v keep it */
+    Ref data = !r ? 0 : s->target || s->op != AST_NOP ? b->data : lower_data(L, r);
     /* Values are never aliased: a statement that only names an existing value
      * (y = x) gets its own copy. So does a Python number in a loop, where
      * it may be carried to the next iteration in a variable of its own. */
@@ -238,7 +242,8 @@ static void lower_assign(Lower *L, const Stmt *s)
     }
     Ref before = b && b->kind == BIND_VALUE ? b->value : 0;
     b = lower_bind(L, s->name, BIND_VALUE, s->name_span);
-    b->value = r || s->op == AST_NOP ? r : before;   /* a failed x += e leaves x as it was */
+    b->value = r || (s->op == AST_NOP && !s->target) ? r : before;   /* a failed x += e, x[i] = e leave x */
+    b->data = r ? data : b->data;
     b->version++;
     p->stmts[st].value = r;
     p->stmts[st].version = b->version;

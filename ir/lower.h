@@ -25,6 +25,9 @@ typedef struct {
     int64_t ival;
     int sym;
     Span first;                  /* where it was first declared */
+    Ref data;                    /* BIND_VALUE: the array its value is in NumPy's terms (lower_data):
+                                    names with one data are one array, which x[i] = v and x += v
+                                    change for all of them */
     int out[NPX_MAX_LOOPS];      /* BIND_LATE: loops, innermost first */
     int nout;
 } Binding;
@@ -37,6 +40,7 @@ typedef struct {
     int capspans;
     int depth;                   /* of lower_expr calls inside one another */
     int loops;                   /* the loops the statement being lowered is in */
+    const Stmt *outer_loop;      /* the outermost of them */
 } Lower;
 
 /* A call being lowered: NumPy's function, or a method with its array as the
@@ -95,6 +99,10 @@ Ref call_count_nonzero(Lower *L, Call *c, int unused);
 Ref call_einsum(Lower *L, Call *c, int unused);
 /* lower_index.c */
 Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...], x[idx] */
+/* lower_setitem.c: x[index] = v, x[index] op= v: x's new value */
+Ref lower_setitem(Lower *L, const Stmt *s, Binding *b);
+Ref lower_data(Lower *L, Ref r);                  /* the array r is a view of, or r */
+bool lower_unshared(Lower *L, const Binding *b, Span at);   /* may b's array change in place? */
 Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_take(Lower *L, Call *c, int unused);
 /* lower_window.c: slices whose bounds are computed when the program runs */

@@ -261,6 +261,7 @@ static void lower_body(Lower *L, const Stmt *s, const Loop *lp)
     for (int i = 0; i < nloops; i++)
         ncarries[i] = p->loops[i].ncarries;
     for (int pass = 0;; pass++) {
+        L->outer_loop = L->loops ? L->outer_loop : s;
         L->loops++;
         for (int i = 0; i < s->body.n; i++)
             lower_statement(L, s->body.v[i]);

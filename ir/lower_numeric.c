@@ -28,8 +28,8 @@ static Ref number(Program *p, Span span, double v)
     return build_literal(p, span, NPX_F64, 0, v, true);
 }
 
-/* copy(a), a.copy(): npx never shares one array between two names, so the
- * value itself; a Python number becomes a 0-d array, as np.copy(1.5). */
+/* copy(a), a.copy(): a value of its own (never a view of a's array, which
+ * x[i] = v may change); a Python number becomes a 0-d array, as np.copy(1.5). */
 Ref call_copy(Lower *L, Call *c, int unused)
 {
     (void)unused;
@@ -38,7 +38,9 @@ Ref call_copy(Lower *L, Call *c, int unused)
     if (!lower_bind_args(L, c, params, 1, a) || !lower_not_given(L, c, a[1], "order") ||
         !lower_not_given(L, c, a[2], "subok"))
         return 0;
-    return lower_asarray(P(L), c->call->span, lower_expr(L, a[0]));
+    Ref x = lower_expr(L, a[0]);
+    return x && !V(P(L), x)->weak ? build_cast(P(L), c->call->span, x, V(P(L), x)->dtype)
+                                  : lower_asarray(P(L), c->call->span, x);
 }
 
 /* The argument of a function that takes one and nothing else (named param

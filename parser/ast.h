@@ -105,6 +105,7 @@ struct Stmt {
     Span span;                   /* the whole statement (for "# line: text" comments) */
     const char *name;            /* INPUT, CONST, ASSIGN target, FOR's counter (interned) */
     Span name_span;
+    Expr *target;                /* ASSIGN to name[index] (x[m] = 0): the subscript; else NULL */
     const char *dtype;           /* INPUT: the dtype as written ("f32", "float32", "np.float32"
                                     is given as "float32"), interned */
     Span dtype_span;

@@ -486,8 +486,10 @@ static const char *bad_target(const Expr *t)
     switch (t->kind) {
     case EXPR_NAME:
         return t->np_prefix ? "cannot assign to a NumPy name" : NULL;
-    case EXPR_INDEX:
-        return "assignment to an element or slice is not supported; arrays are values in .npx";
+    case EXPR_INDEX:                             /* x[m] = 0: the new value of x (lower_setitem.c) */
+        return t->obj->kind == EXPR_NAME && !t->obj->np_prefix
+                   ? NULL
+                   : "assignment to an element of an expression is not supported; index a name: x[i, j] = v";
     case EXPR_ATTR:
         return "assignment to an attribute is not supported; arrays are values in .npx";
     case EXPR_TUPLE:
@@ -510,6 +512,9 @@ static Stmt *assign(ParseCtx *ctx, Expr *target, AstOp op, Expr *value, Span op_
         return NULL;
     }
     Stmt *s = stmt_new(ctx, STMT_ASSIGN, span);
+    s->target = target->kind == EXPR_INDEX ? target : NULL;
+    if (s->target)
+        target = target->obj;
     s->name = target->name;
     s->name_span = target->span;
     s->op = op;

@@ -136,6 +136,10 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/bincount.npx"
 }
 
+@test "x[index] = v mistakes are located with NumPy's words: broadcasting, bounds, casts, a scalar's elements" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/setitem.npx"
+}
+
 @test "reshape mistakes are located with NumPy's words: sizes that differ, two -1, a Python number" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/reshape.npx"
 }

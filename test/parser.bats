@@ -291,10 +291,10 @@ errors() {
     error 1:5 "integer literal 9223372036854775808 is too large for int64"
 }
 
-@test "assignment to a subscript or an attribute is reported" {
-    fails 'x[0] = 1' 'x[:, 1] += 2' 'x.T = y' 'a, b = 1, 2'
-    error 1:1 "assignment to an element or slice is not supported; arrays are values in .npx"
-    error 2:1 "assignment to an element or slice is not supported"
+@test "assignment to a subscript of an expression or to an attribute is reported" {
+    fails '(x + 1)[0] = 1' 'x[:, 1][0] += 2' 'x.T = y' 'a, b = 1, 2'
+    error 1:1 "assignment to an element of an expression is not supported; index a name: x[i, j] = v"
+    error 2:1 "assignment to an element of an expression is not supported"
     error 3:1 "assignment to an attribute is not supported"
     error 4:1 "assigning several names at once is not supported"
 }
@@ -332,7 +332,7 @@ errors() {
           'v = (x + 1' \
           '' \
           'u = 12abc' \
-          'x[0] = 1' \
+          'x.T = 1' \
           't = a < b < c' \
           's = f(a $ b)' \
           'r = np.exp(x' \
@@ -340,7 +340,7 @@ errors() {
     error 2:8 "expected an expression after '*'"
     error 4:7 "use '&' instead of 'and'"
     error 7:1 "expected ')' to close '(' opened at 5:5"
-    error 8:1 "assignment to an element or slice"
+    error 8:1 "assignment to an attribute is not supported"
     error 9:11 "comparisons cannot be chained"
     error 10:9 "unexpected character '\$'"
     error 12:1 "expected ')' to close '(' opened at 11:11"

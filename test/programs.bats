@@ -141,6 +141,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/bincount_sized.npx"
 }
 
+@test "x[index] = v and x[index] op= v (masks, integers, slices, '...', in a loop) match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/setitem.npx"
+}
+
 @test "rebinding names and every op= form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
 }

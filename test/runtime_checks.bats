@@ -36,6 +36,25 @@ load test_helper
     [ ! -e "$BATS_TEST_TMPDIR/out3/r.npy" ]
 }
 
+@test "x[np.arange(B), labels] = v: a label past the row is NumPy's IndexError, exit 3, no output" {
+    printf 'input g: f32[B, K]\ninput y: i64[B]\noutput g\ng[np.arange(B), y %% 7 - 3] -= 1.0\n' >"$BATS_TEST_TMPDIR/lab.npx"
+    build_program "$BATS_TEST_TMPDIR/lab.npx"
+    run -3 "$PROG" --random 1 --dim B=40 --dim K=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"lab.npx:4: index 3 is out of bounds for axis 1 with size 3"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/g.npy" ]
+    run -0 "$PROG" --random 1 --dim B=40 --dim K=4 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/g.npy" ]
+}
+
+@test "x[i] = v with i past the axis at run time is NumPy's IndexError before anything is written, exit 3" {
+    printf 'input x: f32[N]\noutput x\nfor i in range(5):\n    x[i - 4] = 1.0\n' >"$BATS_TEST_TMPDIR/pos.npx"
+    build_program "$BATS_TEST_TMPDIR/pos.npx"
+    run -3 "$PROG" --random 1 --dim N=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"pos.npx:4: index -4 is out of bounds for axis 0 with size 3"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/x.npy" ]
+    run -0 "$PROG" --random 1 --dim N=4 -o "$BATS_TEST_TMPDIR/out"
+}
+
 @test "a negative bincount input is an error naming the first negative element, exit 3, no output" {
     printf 'input n: i64[N]\noutput c\nc = np.bincount(n - 500)\n' >"$BATS_TEST_TMPDIR/neg.npx"
     build_program "$BATS_TEST_TMPDIR/neg.npx"

@@ -254,6 +254,8 @@ class Program:
             name, op, value = st.targets[0].id, None, st.value
         elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
             name, op, value = st.target.id, st.op, st.value
+        elif self._setitem(line, code, st, bound):
+            return
         else:
             raise NpxError("syntax error: expected NAME = EXPR or NAME op= EXPR", line)
         if name in self.consts:
@@ -267,6 +269,24 @@ class Program:
         code_obj = compile(expr, self.path, "eval")
         self.stmts.append(("assign", line, code, name, op, code_obj))
         bound.add(name)
+
+
+    def _setitem(self, line, code, st, bound):
+        """x[index] = v, x[index] op= v: run as the statement itself, in place."""
+        target = st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else getattr(st, "target", None)
+        if not (isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name)):
+            return False
+        name = target.value.id
+        if name in self.consts:
+            raise NpxError("cannot assign to const '%s'" % name, line)
+        check_expr(st.value, line)
+        check_expr(target.slice, line)
+        module = ast.Module(body=[st], type_ignores=[])
+        ast.fix_missing_locations(module)
+        ast.increment_lineno(module, line - 1)
+        self.stmts.append(("setitem", line, code, name, None, compile(module, self.path, "exec")))
+        bound.add(name)
+        return True
 
 
 def check_expr(tree, line):
@@ -470,6 +490,13 @@ def evaluate(code, env, line):
         raise NpxError("%s: %s" % (type(e).__name__, e), line)
 
 
+def run_statement(code, env, line):
+    try:
+        exec(code, EVAL_GLOBALS, env)
+    except Exception as e:
+        raise NpxError("%s: %s" % (type(e).__name__, e), line)
+
+
 def execute(stmts, env, inputs, trace):
     for st in stmts:
         kind, line, text, name = st[:4]
@@ -482,6 +509,11 @@ def execute(stmts, env, inputs, trace):
             for i in evaluate(st[4], dict(env, range=range), line):
                 env[name] = i
                 execute(st[5], env, inputs, trace)
+        elif kind == "setitem":
+            if name not in env:
+                raise NpxError("name '%s' is not defined" % name, line)
+            run_statement(st[5], env, line)
+            trace(name, line, text, env[name])
         else:
             op, code = st[4], st[5]
             if op is not None and name not in env:

@@ -1,0 +1,470 @@
+/* lower_setitem.c: x[index] = v and x[index] op= v, NumPy's assignment to
+ * the elements of x that the index selects. npx has no update in place: the
+ * statement binds x to a new value, where(selected, v, x), which the fusion
+ * pass computes in one loop (x[m] = 0 is x = where(m, 0, x)). The index is
+ * one boolean mask over x's first axes, or integers (constants, sizes,
+ * loops' counters) and slices with constant bounds, with '...'; the value
+ * broadcasts to the selection as in NumPy, and varies only along the axes
+ * the index keeps whole. An array that another name shares (y = x, a view
+ * y = x[1:] or x.T) cannot change so: NumPy would change both. */
+#include <string.h>
+#include "lower.h"
+
+static Program *P(Lower *L) { return L->p; }
+
+/* ---- which names are one array ------------------------------------------ */
+
+static const Binding *holder(Lower *L, Ref r)
+{
+    for (int i = 0; i < L->nbind; i++)
+        if (L->bind[i].kind == BIND_VALUE && L->bind[i].value == r)
+            return &L->bind[i];
+    return NULL;
+}
+
+static bool is_view(const Value *v)
+{
+    return v->kind == IR_INDEX || v->kind == IR_TRANSPOSE || v->kind == IR_EXPAND || v->kind == IR_RESHAPE ||
+           v->kind == IR_BROADCAST;
+}
+
+Ref lower_data(Lower *L, Ref r)
+{
+    if (V(P(L), r)->shape.ndim == 0)             /* x[0, 0] is a scalar of its own */
+        return r;
+    for (;;) {
+        const Binding *b = holder(L, r);
+        if (b)
+            return b->data ? b->data : r;
+        if (!is_view(V(P(L), r)))
+            return r;
+        r = V(P(L), r)->args[0];
+    }
+}
+
+/* The name a NumPy expression may be a view of (or is): x, x.T, x[1:],
+ * x.reshape(...); NULL when it makes a new array. */
+static const char *view_root(const Expr *e)
+{
+    static const char *const views[] = { "reshape", "ravel", "transpose", "swapaxes", "squeeze", "expand_dims",
+                                          "broadcast_to", "moveaxis", "diagonal", "flip", "flipud", "fliplr",
+                                          "asarray", "atleast_1d", "atleast_2d", "atleast_3d", NULL };
+    for (;;) {
+        if (e->kind == EXPR_NAME)
+            return e->np_prefix ? NULL : e->name;
+        if (e->kind == EXPR_INDEX || (e->kind == EXPR_ATTR && strcmp(e->name, "T") == 0)) {
+            e = e->obj;
+            continue;
+        }
+        if (e->kind != EXPR_CALL)
+            return NULL;
+        const Expr *f = e->obj;
+        const char *name = f->name;
+        int known = 0;
+        for (int i = 0; views[i]; i++)
+            known |= strcmp(views[i], name) == 0;
+        if (!known)
+            return NULL;
+        if (f->kind == EXPR_ATTR)
+            e = f->obj;
+        else if (e->args.n > 0)
+            e = e->args.v[0];
+        else
+            return NULL;
+    }
+}
+
+/* In a loop, a later statement may make a view that the next iteration
+ * changes: any name = view of another in the outermost loop's body, with
+ * `name` on either side. */
+static const Stmt *loop_view(const AstProgram *body, const char *name)
+{
+    for (int i = 0; i < body->n; i++) {
+        const Stmt *s = body->v[i];
+        if (s->kind == STMT_FOR) {
+            const Stmt *in = loop_view(&s->body, name);
+            if (in)
+                return in;
+        }
+        if (s->kind != STMT_ASSIGN || s->target || s->op != AST_NOP)
+            continue;
+        const char *root = view_root(s->value);
+        if (root && root != s->name && (root == name || s->name == name))
+            return s;
+    }
+    return NULL;
+}
+
+bool lower_unshared(Lower *L, const Binding *b, Span at)
+{
+    Program *p = P(L);
+    if (!b->value || V(p, b->value)->shape.ndim == 0)
+        return true;
+    const char *other = NULL;
+    Ref data = b->data ? b->data : b->value;
+    for (int i = 0; i < L->nbind && !other; i++) {
+        const Binding *o = &L->bind[i];
+        if (o != b && o->kind == BIND_VALUE && o->value && (o->data ? o->data : o->value) == data)
+            other = o->name;
+    }
+    const Stmt *s = L->loops && !other ? loop_view(&L->outer_loop->body, b->name) : NULL;
+    if (s)
+        other = s->name == b->name ? view_root(s->value) : s->name;
+    if (!other)
+        return true;
+    diag_error(p->diag, at, "in NumPy '%s' and '%s' are one array here (one is the other or a view of it: y = x, "
+               "x[1:], x.T), and this would change both; changing a shared array is not supported yet: make one "
+               "a copy of the other (y = x.copy())", b->name, other);
+    return false;
+}
+
+/* ---- what the index selects --------------------------------------------- */
+
+/* x[...] picks, along axis k: all of it, one position, or a slice */
+typedef enum { PICK_WHOLE, PICK_ONE, PICK_SLICE } PickKind;
+typedef struct {
+    PickKind kind;
+    Ref at;                      /* PICK_ONE: the position, an int the host knows */
+    int64_t start, stop, step;   /* PICK_SLICE: constant bounds (NPX_NO_BOUND when left out) */
+    Ref from, to;                /* PICK_SLICE: bounds the host computes (x[b*BS:(b+1)*BS], inside
+                                    the axis: lower_window checks it), else 0 */
+} Pick;
+
+static bool not_yet(Lower *L, Span at, const char *what)
+{
+    diag_error(P(L)->diag, at, "assigning to %s is not supported yet", what);
+    return false;
+}
+
+static Ref i64(Lower *L, Span at, int64_t v) { return build_literal(P(L), at, NPX_I64, v, (double)v, false); }
+
+static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
+{
+    const ExprList *items = &target->args;
+    int k = 0, used = 0;
+    for (int i = 0; i < items->n; i++)
+        used += items->v[i]->kind != EXPR_ELLIPSIS;
+    for (int i = 0; i < items->n; i++) {
+        const Expr *it = items->v[i];
+        if (it->kind == EXPR_ELLIPSIS) {
+            for (int j = 0; j < ndim - used; j++)
+                pick[k++] = (Pick){ PICK_WHOLE, 0, 0, 0, 1, 0, 0 };
+            continue;
+        }
+        if (it->kind == EXPR_NONE)
+            return not_yet(L, it->span, "an index with None");
+        if (it->kind == EXPR_SLICE) {
+            const Expr *part[3] = { it->lhs, it->rhs, it->step };
+            int64_t v[3] = { NPX_NO_BOUND, NPX_NO_BOUND, 1 };
+            Ref bound[2] = { 0, 0 };
+            for (int j = 0; j < 3; j++) {
+                if (!part[j] || part[j]->kind == EXPR_NONE)
+                    continue;
+                if (lower_is_const_int(L, part[j]) ? !lower_const_int(L, part[j], &v[j])
+                                                   : j == 2 || !(bound[j] = lower_expr(L, part[j])))
+                    return false;                 /* (lower_subscript accepted it: a window's bounds) */
+            }
+            bool whole = v[0] == NPX_NO_BOUND && v[1] == NPX_NO_BOUND && v[2] == 1 && !bound[0] && !bound[1];
+            pick[k++] = whole ? (Pick){ PICK_WHOLE, 0, 0, 0, 1, 0, 0 }
+                              : (Pick){ PICK_SLICE, 0, v[0], v[1], v[2], bound[0], bound[1] };
+            continue;
+        }
+        Ref at = lower_expr(L, it);
+        if (!at)
+            return false;
+        if (V(P(L), at)->shape.ndim > 0)
+            return not_yet(L, it->span, "an index array, or a mask beside other indices (write x = np.where(...))");
+        if (!ir_host_int(P(L), at))
+            return not_yet(L, it->span, "positions that an array gives (an index array, or an integer the data "
+                                        "computes)");
+        pick[k++] = (Pick){ PICK_ONE, at, 0, 0, 1, 0, 0 };
+    }
+    while (k < ndim)
+        pick[k++] = (Pick){ PICK_WHOLE, 0, 0, 0, 1, 0, 0 };
+    return true;
+}
+
+/* NumPy's first index of a slice of an axis of n, clipped as it clips */
+static Ref slice_first(Lower *L, Span at, const Pick *pk, Ref n)
+{
+    Program *p = P(L);
+    int64_t a = pk->start;
+    if (a == NPX_NO_BOUND)
+        return pk->step > 0 ? i64(L, at, 0) : lower_operator(L, AST_SUB, at, at, n, i64(L, at, 1));
+    Ref first = a < 0 ? lower_operator(L, AST_ADD, at, at, n, i64(L, at, a)) : i64(L, at, a);
+    Ref lo = i64(L, at, pk->step > 0 ? 0 : -1);
+    Ref hi = pk->step > 0 ? n : lower_operator(L, AST_SUB, at, at, n, i64(L, at, 1));
+    first = build_ufunc(p, at, at, UF_maximum, (Ref[]){ first, lo }, 2, false);
+    return build_ufunc(p, at, at, UF_minimum, (Ref[]){ first, hi }, 2, false);
+}
+
+static Ref both(Lower *L, Span at, Ref a, Ref b) { return a ? lower_operator(L, AST_BITAND, at, at, a, b) : b; }
+
+/* A slice's bound: computed, or a constant (negative: from the end n) */
+static Ref bound(Lower *L, Span at, Ref computed, int64_t c, Ref n)
+{
+    return computed ? computed : c < 0 ? lower_operator(L, AST_SUB, at, at, n, i64(L, at, -c)) : i64(L, at, c);
+}
+
+/* Is position i of an axis of n (i an index along axis k) in the slice? */
+static Ref in_slice(Lower *L, Span at, const Pick *pk, Ref i, Ref n)
+{
+    Ref cond = 0;
+    bool up = pk->step > 0;
+    if (pk->from || pk->start != NPX_NO_BOUND)
+        cond = lower_operator(L, up ? AST_GE : AST_LE, at, at, i, bound(L, at, pk->from, pk->start, n));
+    if (pk->to || pk->stop != NPX_NO_BOUND)
+        cond = both(L, at, cond, lower_operator(L, up ? AST_LT : AST_GT, at, at, i, bound(L, at, pk->to, pk->stop, n)));
+    if (pk->step != 1 && pk->step != -1) {
+        Ref first = slice_first(L, at, pk, n);
+        bool zero = V(P(L), first)->kind == IR_LITERAL && V(P(L), first)->ival == 0;
+        Ref from = zero ? i : lower_operator(L, AST_SUB, at, at, i, first);
+        Ref off = lower_operator(L, AST_MOD, at, at, from, i64(L, at, pk->step < 0 ? -pk->step : pk->step));
+        cond = both(L, at, cond, lower_operator(L, AST_EQ, at, at, off, i64(L, at, 0)));
+    }
+    return cond;
+}
+
+/* The positions of axis k of a shape of ndim axes, as an array that
+ * broadcasts along the others. */
+static Ref axis_positions(Lower *L, Span at, Dim d, int k, int ndim)
+{
+    Ref i = build_arange(P(L), at, NPX_I64, 0, 1, d);
+    uint32_t others = ((1u << ndim) - 1) & ~(1u << k);
+    return others ? build_expand(P(L), at, i, others, ndim) : i;
+}
+
+/* True where the picks select: 0 when they select everything. */
+static Ref selected(Lower *L, Span at, const Shape *s, const Pick *pick)
+{
+    Ref cond = 0;
+    for (int k = 0; k < s->ndim; k++) {
+        if (pick[k].kind == PICK_WHOLE)
+            continue;
+        Ref i = axis_positions(L, at, s->d[k], k, s->ndim);
+        Ref n = build_dimval(P(L), at, &(Shape){ 1, { s->d[k] } });
+        if (pick[k].kind == PICK_ONE) {           /* a negative position counts from the end */
+            Ref pos = pick[k].at;
+            const Value *pv = V(P(L), pos);
+            if (pv->kind == IR_LITERAL && pv->ival < 0)
+                pos = lower_operator(L, AST_SUB, at, at, n, i64(L, at, -pv->ival));
+            else if (pv->kind != IR_LITERAL) {
+                Ref neg = lower_operator(L, AST_LT, at, at, pos, i64(L, at, 0));
+                Ref wrapped = lower_operator(L, AST_ADD, at, at, pos, n);
+                pos = build_ufunc(P(L), at, at, UF_where, (Ref[]){ neg, wrapped, pos }, 3, false);
+            }
+            cond = both(L, at, cond, lower_operator(L, AST_EQ, at, at, i, pos));
+        } else
+            cond = both(L, at, cond, in_slice(L, at, &pick[k], i, n));
+    }
+    return cond;
+}
+
+/* x[np.arange(B), labels]: one element of each row, at the column labels
+ * gives (a negative one from the end, one past the axis an error: a take
+ * from the columns' positions checks and wraps them). x's first axis is arange's, whole;
+ * the region is true where the column is the row's label. 0 when the index
+ * is not of this form. */
+static Ref row_positions(Lower *L, const Expr *target, Ref sel, const Shape *xs, int *keep, bool *whole)
+{
+    Program *p = P(L);
+    const Value *t = V(p, sel);
+    if (target->args.n != 2 || t->kind != IR_TAKE || t->nargs != 3 || t->ival != 0)
+        return 0;
+    Ref cols = t->args[2];
+    const Value *r = V(p, t->args[1]), *c = V(p, cols);
+    if (r->kind != IR_ARANGE || r->fval != 0 || r->step != 1 || !dtype_is_int(r->dtype) || r->shape.d[0] != xs->d[0] ||
+        c->shape.ndim != 1 || !dtype_is_int(c->dtype))
+        return 0;
+    Span at = target->args.v[1]->span;
+    Ref columns = axis_positions(L, at, xs->d[1], 1, 2);          /* [1, K]: x's axis 1 in messages */
+    AxisIndex row0[2] = { { true, 0, NPX_NO_BOUND, 1, 0, 0 }, { false, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 } };
+    Ref label = build_index(p, at, build_take(p, at, at, columns, &cols, 1, 1), row0);
+    uint32_t rest = ((1u << xs->ndim) - 1) & ~1u;
+    Ref here = lower_operator(L, AST_EQ, at, at, axis_positions(L, at, xs->d[1], 1, xs->ndim),
+                              build_expand(p, at, label, rest, xs->ndim));
+    for (int k = 0; k < xs->ndim; k++) {
+        keep[k] = k == 0 ? 0 : k == 1 ? -1 : k - 1;
+        whole[k] = k != 1;
+    }
+    return here;
+}
+
+/* ---- the value, placed on x's axes --------------------------------------- */
+
+static const char *tuple_str(Program *p, const Shape *s)
+{
+    char buf[256];
+    int n = snprintf(buf, sizeof buf, "(");
+    for (int k = 0; k < s->ndim && n < (int)sizeof buf; k++)
+        n += snprintf(buf + n, sizeof buf - n, "%s%s", k ? ", " : "", dim_str(p, s->d[k]));
+    if (n < (int)sizeof buf)
+        snprintf(buf + n, sizeof buf - n, "%s)", s->ndim == 1 ? "," : "");
+    return arena_strdup(p->arena, buf);
+}
+
+/* v, whose shape must broadcast to the selection's (sel), viewed on x's
+ * axes: on axis k of x, the selection's axis keep[k] (-1: none, size 1
+ * then); v may vary along x's axis k only where whole[k]. */
+static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, const bool *whole, int ndim)
+{
+    Program *p = P(L);
+    const Shape r = V(p, v)->shape;
+    if (r.ndim == 0)                              /* a Python number stays weak */
+        return v;
+    int off = sel->ndim - r.ndim;
+    bool fits = off >= 0;
+    for (int j = 0; fits && j < r.ndim; j++)
+        fits = r.d[j] == 1 || !dims_differ(p, r.d[j], sel->d[j + off]);
+    if (!fits) {
+        diag_error(p->diag, at, "could not broadcast input array from shape %s into shape %s", tuple_str(p, &r),
+                   tuple_str(p, sel));
+        return 0;
+    }
+    AxisIndex drop[NPX_MAX_RANK];
+    bool dropping = false;
+    uint32_t filled = 0;
+    for (int j = 0; j < r.ndim; j++) {
+        int k = 0;
+        while (k < ndim && keep[k] != j + off)
+            k++;
+        drop[j] = (AxisIndex){ false, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 };
+        if (r.d[j] == 1 && (k == ndim || !whole[k])) {     /* broadcast along a picked axis */
+            drop[j] = (AxisIndex){ true, 0, NPX_NO_BOUND, 1, 0, 0 };
+            dropping = true;
+            continue;
+        }
+        if (k == ndim || !whole[k]) {
+            not_yet(L, at, "a slice or a mask's elements a value that varies along them (assign to whole axes, "
+                           "x[:, 0] = v, or use np.where or np.concatenate)");
+            return 0;
+        }
+        if (r.d[j] != 1 && r.d[j] != sel->d[j + off])
+            ir_add_check(p, p->nstmts - 1, sel->d[j + off], r.d[j], at,
+                         "could not broadcast input array into the selection");
+        filled |= 1u << k;
+    }
+    Ref x = dropping ? build_index(p, at, v, drop) : v;
+    uint32_t fresh = ((1u << ndim) - 1) & ~filled;
+    return fresh ? build_expand(p, at, x, fresh, ndim) : x;
+}
+
+/* Are a and b the same expression, token for token? (x[m] = y[m]) */
+static bool same_expr(const Expr *a, const Expr *b)
+{
+    if (!a || !b)
+        return a == b;
+    if (a->kind != b->kind || a->name != b->name || a->np_prefix != b->np_prefix || a->ival != b->ival ||
+        memcmp(&a->fval, &b->fval, sizeof a->fval) != 0 || a->op != b->op || a->args.n != b->args.n ||
+        a->kwargs.n != b->kwargs.n || !same_expr(a->obj, b->obj) || !same_expr(a->lhs, b->lhs) ||
+        !same_expr(a->rhs, b->rhs) || !same_expr(a->step, b->step))
+        return false;
+    for (int i = 0; i < a->args.n; i++)
+        if (!same_expr(a->args.v[i], b->args.v[i]))
+            return false;
+    for (int i = 0; i < a->kwargs.n; i++)
+        if (a->kwargs.v[i].name != b->kwargs.v[i].name || !same_expr(a->kwargs.v[i].value, b->kwargs.v[i].value))
+            return false;
+    return true;
+}
+
+/* the value in x's dtype, as NumPy's assignment casts it (a Python int
+ * past int32's range is an error, as NumPy's OverflowError) */
+static Ref as_dtype(Lower *L, Span at, Ref v, npx_dtype t)
+{
+    Program *p = P(L);
+    const Value *vv = V(p, v);
+    if (vv->dtype == t && !vv->weak)
+        return v;
+    bool py_int = vv->weak && vv->dtype == NPX_I64 && t == NPX_I32;
+    if (py_int && vv->kind == IR_LITERAL && (vv->ival < INT32_MIN || vv->ival > INT32_MAX)) {
+        diag_error(p->diag, vv->span, "Python integer %lld out of bounds for int32", (long long)vv->ival);
+        return 0;
+    }
+    Ref c = build_cast(p, at, v, t);
+    V(p, c)->checked = py_int && vv->kind != IR_LITERAL;
+    return c;
+}
+
+static int kind(npx_dtype t) { return t == NPX_BOOL ? 0 : dtype_is_int(t) ? 1 : 2; }
+
+Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
+{
+    Program *p = P(L);
+    const Expr *target = s->target;
+    if (b && b->kind == BIND_GONE) {
+        lower_gone(L, b, s->name_span);
+        return 0;
+    }
+    if (!b || b->kind != BIND_VALUE) {
+        diag_error(p->diag, s->name_span, "name '%s' is not defined", s->name);
+        return 0;
+    }
+    Ref x = b->value;
+    if (!x)
+        return 0;
+    if (V(p, x)->shape.ndim == 0) {
+        diag_error(p->diag, s->name_span, "'%s' is a scalar, which has no elements to assign; bind it again: %s = ...",
+                   s->name, s->name);
+        return 0;
+    }
+    if (s->op == AST_MATMUL) {
+        diag_error(p->diag, s->op_span, "@= cannot assign to elements; write the product out");
+        return 0;
+    }
+    if (!lower_unshared(L, b, s->name_span))
+        return 0;
+    const Shape xs = V(p, x)->shape;
+    Ref sel = lower_subscript(L, target), v = sel ? lower_expr(L, s->value) : 0;
+    if (!v)
+        return 0;
+    const Shape ss = V(p, sel)->shape;
+    int keep[NPX_MAX_RANK];
+    bool whole[NPX_MAX_RANK];
+    Ref region = 0, placed = 0;
+    Span at = s->value->span;
+    if (V(p, sel)->kind == IR_COMPRESS && target->args.n == 1) {      /* x[mask] */
+        Ref mask = V(p, sel)->args[1];
+        int m = V(p, mask)->shape.ndim;
+        for (int k = 0; k < xs.ndim; k++) {
+            keep[k] = k < m ? -1 : k - m + 1;
+            whole[k] = k >= m;
+        }
+        const Expr *e = s->value;
+        bool same_mask = V(p, v)->kind == IR_COMPRESS && V(p, v)->ival == 0 && e->kind == EXPR_INDEX &&
+                         e->args.n == 1 && same_expr(e->args.v[0], target->args.v[0]);   /* x[m] = y[m] */
+        placed = same_mask ? V(p, v)->args[0] : place(L, at, v, &ss, keep, whole, xs.ndim);
+        region = m < xs.ndim ? build_expand(p, at, mask, ((1u << xs.ndim) - 1) & ~((1u << m) - 1), xs.ndim) : mask;
+    } else if ((region = row_positions(L, target, sel, &xs, keep, whole)))
+        placed = place(L, at, v, &ss, keep, whole, xs.ndim);
+    else {
+        Pick pick[NPX_MAX_RANK];
+        if (!lower_picks(L, target, xs.ndim, pick))
+            return 0;
+        for (int k = 0, j = 0; k < xs.ndim; k++) {
+            keep[k] = pick[k].kind == PICK_ONE ? -1 : j++;
+            whole[k] = pick[k].kind == PICK_WHOLE;
+        }
+        placed = place(L, at, v, &ss, keep, whole, xs.ndim);
+        region = placed ? selected(L, at, &xs, pick) : 0;
+    }
+    if (!placed)
+        return 0;
+    npx_dtype t = V(p, x)->dtype;
+    if (s->op != AST_NOP) {                       /* x[m] += v: x + v where m */
+        Ref r = lower_operator(L, s->op, s->op_span, s->span, x, placed);
+        if (r && kind(V(p, r)->dtype) > kind(t)) {   /* NumPy's in-place casting='same_kind' */
+            diag_error(p->diag, s->op_span, "cannot cast the result of '%s' from %s to %s in place (NumPy casts "
+                       "within a kind only: f64 to f32, not float to int)",
+                       ast_op_text[s->op], dtype_name(V(p, r)->dtype), dtype_name(t));
+            return 0;
+        }
+        placed = r && V(p, r)->dtype != t ? build_cast(p, s->span, r, t) : r;
+    } else
+        placed = as_dtype(L, at, placed, t);
+    if (!placed)
+        return 0;
+    if (!region)                                  /* x[:] = v, x[...] = v */
+        return build_broadcast(p, s->span, placed, &xs);
+    return build_ufunc(p, s->op_span, s->span, UF_where, (Ref[]){ region, placed, x }, 3, false);
+}
