@@ -606,7 +606,7 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(var, call_var, 0) X(std, call_var, 1) X(eye, call_eye, 0) X(linspace, call_linspace, 0)   \
     X(swapaxes, call_swapaxes, 0) X(expand_dims, call_expand_dims, 0)                          \
     X(broadcast_to, call_broadcast_to, 0)                                                      \
-    X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 1)          \
+    X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 2)          \
     X(concatenate, call_concatenate, 0) X(stack, call_concatenate, 1)                          \
     X(cumsum, call_cumsum, 0) X(squeeze, call_squeeze, 0)                                      \
     X(sort, call_sort, 0) X(argsort, call_sort, 1) X(take, call_take, 0)                    \

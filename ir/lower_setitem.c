@@ -42,6 +42,20 @@ Ref lower_data(Lower *L, Ref r)
     }
 }
 
+/* Does an index item select by position (an array, a mask: NumPy copies)?
+ * Names may be integers: a view, to be safe. */
+static bool advanced_item(const Expr *it)
+{
+    switch (it->kind) {
+    case EXPR_LIST:
+    case EXPR_CALL:
+    case EXPR_INDEX: return true;
+    case EXPR_BINARY: return it->op >= AST_BITAND && it->op <= AST_NE;   /* & | ^ and comparisons */
+    case EXPR_UNARY: return it->op == AST_INVERT;
+    default: return false;
+    }
+}
+
 /* The name a NumPy expression may be a view of (or is): x, x.T, x[1:],
  * x.reshape(...); NULL when it makes a new array. */
 static const char *view_root(const Expr *e)
@@ -52,6 +66,11 @@ static const char *view_root(const Expr *e)
     for (;;) {
         if (e->kind == EXPR_NAME)
             return e->np_prefix ? NULL : e->name;
+        bool copies = false;
+        for (int i = 0; e->kind == EXPR_INDEX && i < e->args.n; i++)
+            copies |= advanced_item(e->args.v[i]);
+        if (copies)
+            return NULL;
         if (e->kind == EXPR_INDEX || (e->kind == EXPR_ATTR && strcmp(e->name, "T") == 0)) {
             e = e->obj;
             continue;
@@ -423,7 +442,7 @@ Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
     bool whole[NPX_MAX_RANK];
     Ref region = 0, placed = 0;
     Span at = s->value->span;
-    if (V(p, sel)->kind == IR_COMPRESS && target->args.n == 1) {      /* x[mask] */
+    if (sel != x && V(p, sel)->kind == IR_COMPRESS && V(p, sel)->args[0] == x && V(p, sel)->ival == 0) { /* x[m] */
         Ref mask = V(p, sel)->args[1];
         int m = V(p, mask)->shape.ndim;
         for (int k = 0; k < xs.ndim; k++) {

@@ -136,7 +136,8 @@ static bool new_shape(Lower *L, const Expr *const *items, int n, Shape *s, int *
 }
 
 /* reshape(a, shape), a.reshape(d0, d1, ...), ravel(a), a.flatten(): a's
- * elements in C order, read with another shape of the same size. */
+ * elements in C order, read with another shape of the same size; flatten
+ * (flat 2) makes a copy, as NumPy does, which x[...] = v may change alone. */
 Ref call_reshape(Lower *L, Call *c, int flat)
 {
     static const char *const params[] = { "a", "shape", NULL }, *const flat_params[] = { "a", NULL };
@@ -205,7 +206,8 @@ Ref call_reshape(Lower *L, Call *c, int flat)
                        "is not supported yet", dim_str(p, s.d[k]));
             return 0;
         }
-    return build_reshape(p, c->call->span, x, &s);
+    Ref r = build_reshape(p, c->call->span, x, &s);
+    return flat == 2 && r ? build_cast(p, c->call->span, r, V(p, r)->dtype) : r;   /* flatten: a copy */
 }
 
 /* The arrays of concatenate and stack: a tuple or a list of them. */

@@ -493,8 +493,8 @@ class Gen:
     """One random program: inputs, statements, and the generic values of its names
     (envs: one environment per size set of GENERIC; env is the first)."""
 
-    def __init__(self, rng, hostile, loops=0.0, sorts=0, masks=0):
-        self.rng, self.hostile, self.loops = rng, hostile, loops
+    def __init__(self, rng, hostile, loops=0.0, sorts=0, masks=0, setitems=0.0):
+        self.rng, self.hostile, self.loops, self.setitems = rng, hostile, loops, setitems
         self.sorts, self.masks = sorts, masks           # the weights of sort and mask among expressions
         self.nzn = set()                                # names whose shape depends on the data (x[mask])
         self.hidden = set()                             # names bound but not to be read (see make_loop)
@@ -1546,7 +1546,9 @@ class Gen:
             return self.rebind()
         depth = r.choice([1, 2, 2, 3])
         names = self.names(lambda v: isinstance(v, (np.ndarray, np.generic)))
-        if r.random() < 0.2 and names:
+        if r.random() < self.setitems:
+            t, node = self.setitem()
+        elif r.random() < 0.2 and names:
             t = r.choice(names)
             op = r.choice(["+", "-", "*", "/", "//", "%", "**", "&", "|", "^", "<<", ">>"])
             rhs = self.expr(depth - 1)
@@ -1574,6 +1576,43 @@ class Gen:
                 node = binop(r.choice(["+", "*", "-", "/"]), a, b) if r.random() < 0.7 else a
             node = Node("%s = %s" % (t, node.text), 0, [node], lambda v: v)
         self.bind(t, node)
+
+    def setitem(self):
+        """t[mask] = v, t[0] += v, t[1:] *= v ...: a new value of t, NumPy's
+        assignment to elements (a copy here: names never share one array in
+        the generator's model; npxc refuses the programs where NumPy's would)."""
+        r = self.rng
+        arrays = [n for n in self.names(lambda v: isinstance(v, np.ndarray) and v.ndim >= 1)
+                  if n not in self.counters() and n not in self.nzn]   # (indexing ?nonzero: not yet)
+        if not arrays:
+            raise Reject("no array to assign to")
+        t = r.choice(arrays)
+        old = self.leaf(t, lambda env: env[t], self.exact[t], name=t)
+        keys = {"0": 0, "-1": -1, "1::2": slice(1, None, 2), ":-1": slice(None, -1), "...": Ellipsis}
+        index = r.choice(["mask", "mask", "mask"] + list(keys))
+        sel = binop(r.choice(["<", ">", "!="]), old, self.literal()) if index == "mask" else None
+        index = sel.text if sel is not None else index
+        value = self.literal()
+        dt = np.asarray(old.g).dtype
+        op = r.choice(["", "", "+", "-", "*"]) if dt.kind != "b" else ""
+        if op and (value.g is True or value.g is False or (dt.kind in "iu") != isinstance(value.g, int)):
+            raise Reject("op= whose result NumPy would not cast back")
+
+        def fn(a, *rest):
+            out = np.array(a, copy=True)
+            key = rest[0] if sel is not None else keys[index]
+            v = rest[-1]
+            if op:
+                out[key] = BINOPS[op](out[key], v)
+            else:
+                out[key] = v
+            return out
+
+        kids = [old] + ([sel] if sel is not None else []) + [value]
+        node = Node("%s[%s] %s= %s" % (t, index, op, value.text), 0, kids, fn, "exact")
+        if any(np.asarray(g).dtype != np.asarray(o).dtype for g, o in zip(node.gs, old.gs)):
+            raise Reject("assignment changes the dtype")
+        return t, node
 
     def bind(self, t, node):
         """Append the statement node, binding t, to the current body; in a loop, a name
@@ -2012,12 +2051,12 @@ def first_error(out):
     return (errs[0] if errs else " | ".join(lines[:3]))[:300]
 
 
-def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0):
+def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0, setitems=0.0):
     """(Gen, outputs, size sets, run seed) for program i of seed, or None if discarded;
     the ordinary sizes have at most cap elements in all (the product of the symbols).
     A size set is (sizes, values): values is None where NumPy raises on those sizes."""
     rng = random.Random("%d:%d" % (seed, i))
-    gen = Gen(rng, hostile, loops, sorts, masks)
+    gen = Gen(rng, hostile, loops, sorts, masks, setitems)
     try:
         gen.generate()
     except Reject:
@@ -2060,7 +2099,7 @@ def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0):
 def check_one(args, seed, i, cuda):
     """Run program i of seed through npxc; returns (status, message)."""
     made = make_program(seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops,
-                        args.sorts, args.masks)
+                        args.sorts, args.masks, args.setitems)
     if made is None:
         return "discarded", "", 0
     gen, outputs, size_sets, run_seed = made
@@ -2093,6 +2132,9 @@ def check_one(args, seed, i, cuda):
             if rc != 0:
                 fail("%s: g++ of the emulated CUDA failed: %s" % (label, first_error(out)))
                 continue
+        if rc != 0 and "changing a shared array is not supported yet" in out:
+            shutil.rmtree(d, ignore_errors=True)  # x[...] = v on a name NumPy shares: npxc refuses (documented)
+            return "discarded", "", 0
         if rc != 0:
             fail("%s: npxc exit %d: %s" % (label, rc, first_error(out)))
         elif "warning:" in out:
@@ -2189,6 +2231,8 @@ def main():
                     help="weight of sort/argsort among the expressions (arithmetic: 8; 0: none)")
     ap.add_argument("--masks", type=float, default=4,
                     help="weight of boolean masks, flatnonzero, count_nonzero (0: none)")
+    ap.add_argument("--setitems", type=float, default=0.08,
+                    help="rate of statements that assign to elements, x[mask] = v, x[0] += v (0: none)")
     ap.add_argument("--show", action="store_true", help="print the programs, run nothing")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line for every program")
     args = ap.parse_args()
@@ -2199,7 +2243,7 @@ def main():
         if args.show:
             cuda = args.cuda_every > 0 and i % args.cuda_every == 0
             made = make_program(args.seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops,
-                                args.sorts, args.masks)
+                                args.sorts, args.masks, args.setitems)
             print(made[0].text(made[1], "s%d_i%d sizes %s" % (args.seed, i, [s for s, _ in made[2]]))
                   if made else "# discarded\n")
             continue
