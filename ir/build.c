@@ -422,6 +422,15 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
     if (!a)
         return 0;
     const Value *in = V(p, a);
+    return build_reduce_as(p, span, red, a, axes, keepdims,
+                           reduce_dtype(red, in->weak ? dtype_default(in->dtype) : in->dtype));
+}
+
+Ref build_reduce_as(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t)
+{
+    if (!a)
+        return 0;
+    const Value *in = V(p, a);
     Shape s = { 0, { 0 } };
     bool empty = false;                  /* a reduced axis of literal size 0 */
     for (int k = 0; k < in->shape.ndim; k++) {
@@ -440,7 +449,7 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
     Ref r = ir_new(p, IR_REDUCE, span);
     Value *v = V(p, r);
     v->red = red;
-    v->dtype = reduce_dtype(red, in->weak ? dtype_default(in->dtype) : in->dtype);
+    v->dtype = t;
     v->shape = s;
     v->axes = axes;
     v->keepdims = keepdims;
@@ -449,7 +458,6 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
     return r;
 }
 
-/* cumsum's dtype is sum's: bool and int32 accumulate in int64 */
 Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions)
 {
     if (!a)
@@ -465,13 +473,15 @@ Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions)
     return r;
 }
 
-Ref build_cumsum(Program *p, Span span, Ref a, int axis)
+/* cumsum's dtype is sum's (bool and int32 accumulate in int64) unless t
+ * is given (not bool) */
+Ref build_cumsum(Program *p, Span span, Ref a, int axis, npx_dtype t)
 {
     if (!a)
         return 0;
     Ref r = ir_new(p, IR_CUMSUM, span);
     Value *v = V(p, r), *in = V(p, a);
-    v->dtype = reduce_dtype(RED_sum, in->dtype);
+    v->dtype = t != NPX_BOOL ? t : reduce_dtype(RED_sum, in->dtype);
     v->shape = in->shape;
     v->args[0] = a;
     v->nargs = 1;

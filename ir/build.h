@@ -14,7 +14,7 @@ Ref build_transpose(Program *p, Span span, Ref a, const int *perm);   /* perm NU
 Ref build_expand(Program *p, Span span, Ref a, uint32_t new_axes, int ndim);
 Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index);   /* one per axis of a */
 Ref build_reshape(Program *p, Span span, Ref a, const Shape *s);         /* s: a's size, checked */
-Ref build_cumsum(Program *p, Span span, Ref a, int axis);
+Ref build_cumsum(Program *p, Span span, Ref a, int axis, npx_dtype t);   /* t: dtype=, or bool */
 Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions);   /* np.sort, np.argsort */
 /* a[..., mask, ...]: mask over a's axes from axis on (shown_axis in messages) */
 Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, int shown_axis);
@@ -22,6 +22,8 @@ Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, in
 Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis);
 Ref build_concat(Program *p, Span span, Ref a, Ref b, int axis, const Shape *s);   /* s checked */
 Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims);
+/* accumulated in dtype t: sum(dtype=np.int32) sums int32 as int32, not widened */
+Ref build_reduce_as(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t);
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what);
 Ref build_arange(Program *p, Span span, npx_dtype t, double start, double step, Dim n);
 Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, Dim minlength);

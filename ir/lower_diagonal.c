@@ -113,8 +113,6 @@ Ref call_trace(Lower *L, Call *c, int unused)
         return 0;
     npx_dtype t = NPX_BOOL;
     Ref d = lower_accumulate_as(L, c, diagonal_of(L, c->call->at, c->call->span, x, k), a[4], &t);
-    Ref r = build_reduce(p, c->call->span, RED_sum, d, 1u, false);
-    if (r && t != NPX_BOOL)
-        V(p, r)->dtype = t;
-    return r;
+    return t != NPX_BOOL ? build_reduce_as(p, c->call->span, RED_sum, d, 1u, false, t)
+                         : build_reduce(p, c->call->span, RED_sum, d, 1u, false);
 }

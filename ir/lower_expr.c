@@ -352,10 +352,8 @@ static Ref call_reduce(Lower *L, Call *c, int red)
     }
     if (arg && ndim == 0)
         axes = 0;
-    Ref r = build_reduce(P(L), c->call->span, (Reduction)red, x, axes, keepdims);
-    if (r && t != NPX_BOOL)
-        V(P(L), r)->dtype = t;                   /* i32 summed as i32, not widened */
-    return r;
+    return t != NPX_BOOL ? build_reduce_as(P(L), c->call->span, (Reduction)red, x, axes, keepdims, t)
+                         : build_reduce(P(L), c->call->span, (Reduction)red, x, axes, keepdims);
 }
 
 static Ref call_matmul(Lower *L, Call *c, int is_dot)

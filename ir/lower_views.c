@@ -348,10 +348,7 @@ Ref call_cumsum(Lower *L, Call *c, int unused)
         diag_error(p->diag, a[1]->span, "cumsum takes one axis or None");
         return 0;
     }
-    Ref r = build_cumsum(p, c->call->span, x, __builtin_ctz(axis));
-    if (r && t != NPX_BOOL)
-        V(p, r)->dtype = t;
-    return r;
+    return build_cumsum(p, c->call->span, x, __builtin_ctz(axis), t);
 }
 
 /* kind=: NumPy's names (its default order of equal elements is unspecified,
