@@ -166,20 +166,25 @@ static void lower_output(Lower *L, const Stmt *s)
     }
 }
 
-/* name op= value is name = name op value, and must keep name's dtype and
- * shape (SPEC: an error where the result's dtype would differ). */
-static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
+Ref lower_changed_value(Lower *L, const Stmt *s, const Binding *b)
 {
-    Program *p = L->p;
     if (b && b->kind == BIND_GONE) {
         lower_gone(L, b, s->name_span);
         return 0;
     }
     if (!b || b->kind != BIND_VALUE) {
-        diag_error(p->diag, s->name_span, "name '%s' is not defined", s->name);
+        diag_error(L->p->diag, s->name_span, "name '%s' is not defined", s->name);
         return 0;
     }
-    Ref old = b->value, rhs = lower_expr(L, s->value);
+    return b->value;
+}
+
+/* name op= value is name = name op value, and must keep name's dtype and
+ * shape (SPEC: an error where the result's dtype would differ). */
+static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
+{
+    Program *p = L->p;
+    Ref old = lower_changed_value(L, s, b), rhs = b && b->kind == BIND_VALUE ? lower_expr(L, s->value) : 0;
     if (!old || !rhs || (!V(p, old)->weak && !lower_unshared(L, b, s->op_span)))   /* in place, as NumPy */
         return 0;
     Ref r = s->op == AST_MATMUL ? build_matmul(p, s->op_span, s->span, old, rhs, "matmul")

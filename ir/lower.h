@@ -101,6 +101,8 @@ Ref call_einsum(Lower *L, Call *c, int unused);
 Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...], x[idx] */
 /* lower_setitem.c: x[index] = v, x[index] op= v: x's new value */
 Ref lower_setitem(Lower *L, const Stmt *s, Binding *b);
+/* the value of the name that x op= v or x[...] = v changes; 0 (reported) when it has none */
+Ref lower_changed_value(Lower *L, const Stmt *s, const Binding *b);
 Ref lower_data(Lower *L, Ref r);                  /* the array r is a view of, or r */
 bool lower_unshared(Lower *L, const Binding *b, Span at);   /* may b's array change in place? */
 Ref call_squeeze(Lower *L, Call *c, int unused);

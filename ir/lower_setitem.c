@@ -411,15 +411,7 @@ Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
 {
     Program *p = P(L);
     const Expr *target = s->target;
-    if (b && b->kind == BIND_GONE) {
-        lower_gone(L, b, s->name_span);
-        return 0;
-    }
-    if (!b || b->kind != BIND_VALUE) {
-        diag_error(p->diag, s->name_span, "name '%s' is not defined", s->name);
-        return 0;
-    }
-    Ref x = b->value;
+    Ref x = lower_changed_value(L, s, b);
     if (!x)
         return 0;
     if (V(p, x)->shape.ndim == 0) {
