@@ -145,6 +145,11 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/setitem.npx"
 }
 
+@test "median, quantile and percentile match NumPy: along axes, of integers, with NaN, odd and even lengths" {
+    check_program "$BATS_TEST_DIRNAME/programs/quantiles.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/quantiles.npx" --random 4 --dim N=8 --dim D=1
+}
+
 @test "rebinding names and every op= form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
 }

@@ -1,0 +1,126 @@
+/* lower_quantile.c: median, quantile and percentile, as NumPy computes
+ * them: the array sorted along the axis (NaN last), then the one or two
+ * elements around the position q * (n - 1), which the host computes from the
+ * axis's length. median is the mean of the middle two (NumPy's mean of the
+ * partitioned middle); quantile is NumPy's linear interpolation, written as
+ * its _lerp is (from the nearer end: b - (b - a) * (1 - t) when t >= 0.5),
+ * with t a Python float, so a float32 array gives float32. A NaN along the
+ * axis makes the result NaN, as NumPy checks the sorted axis's last element. */
+#include <string.h>
+#include "lower.h"
+
+static Program *P(Lower *L) { return L->p; }
+
+/* ... which NumPy spells: 0 median, 1 quantile, 100 percentile */
+enum { MEDIAN = 0, QUANTILE = 1, PERCENTILE = 100 };
+
+static Ref i64(Program *p, Span at, int64_t v) { return build_literal(p, at, NPX_I64, v, (double)v, true); }
+
+/* sorted[..., position, ...] along axis k (position a host int) */
+static Ref element(Lower *L, Span at, Ref sorted, Ref position, int k)
+{
+    return build_take(P(L), at, at, sorted, &position, 1, k);
+}
+
+/* q of quantile (or percentile / 100): a Python number in [0, 1] */
+static Ref fraction(Lower *L, const Expr *e, int which)
+{
+    Program *p = P(L);
+    Ref q = lower_expr(L, e);
+    if (!q)
+        return 0;
+    const Value *v = V(p, q);
+    if (!v->weak || v->dtype == NPX_BOOL) {
+        diag_error(p->diag, e->span, "%s: a q that is not a Python number (an array, a NumPy scalar) is not supported yet",
+                   which == PERCENTILE ? "percentile" : "quantile");
+        return 0;
+    }
+    double f = v->kind != IR_LITERAL ? 0.5 : dtype_is_float(v->dtype) ? v->fval : (double)v->ival;
+    if (!(f >= 0 && f <= which)) {
+        diag_error(p->diag, e->span, which == PERCENTILE ? "Percentiles must be in the range [0, 100]"
+                                                         : "Quantiles must be in the range [0, 1]");
+        return 0;
+    }
+    if (v->kind != IR_LITERAL) {
+        diag_error(p->diag, e->span, "%s: a q computed when the program runs is not supported yet",
+                   which == PERCENTILE ? "percentile" : "quantile");
+        return 0;
+    }
+    return which == PERCENTILE ? lower_operator(L, AST_DIV, e->span, e->span, q, i64(p, e->span, 100)) : q;
+}
+
+/* NumPy's _lerp(a, b, t) */
+static Ref lerp(Lower *L, Span at, Ref a, Ref b, Ref t)
+{
+    Program *p = P(L);
+    Ref diff = lower_operator(L, AST_SUB, at, at, b, a);
+    Ref up = lower_operator(L, AST_ADD, at, at, a, lower_operator(L, AST_MUL, at, at, diff, t));
+    Ref rest = lower_operator(L, AST_SUB, at, at, build_literal(p, at, NPX_F64, 0, 1.0, true), t);
+    Ref down = lower_operator(L, AST_SUB, at, at, b, lower_operator(L, AST_MUL, at, at, diff, rest));
+    Ref near_b = lower_operator(L, AST_GE, at, at, t, build_literal(p, at, NPX_F64, 0, 0.5, true));
+    return build_ufunc(p, at, at, UF_where, (Ref[]){ near_b, down, up }, 3, false);
+}
+
+Ref call_quantile(Lower *L, Call *c, int which)
+{
+    static const char *const median[] = { "a", "axis", "out", "overwrite_input", "keepdims", NULL };
+    static const char *const quantile[] = { "a", "q", "axis", "out", "overwrite_input", "method", "keepdims", NULL };
+    const Expr *a[7] = { NULL };
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    bool m = which == MEDIAN, keepdims = false;
+    if (!lower_bind_args(L, c, m ? median : quantile, m ? 1 : 2, a))
+        return 0;
+    const Expr *axis_e = a[m ? 1 : 2], *keep = a[m ? 4 : 6];
+    if (!lower_not_given(L, c, a[m ? 2 : 3], "out") || !lower_not_given(L, c, a[m ? 3 : 4], "overwrite_input") ||
+        (!m && a[5] && !(a[5]->kind == EXPR_STRING && strcmp(a[5]->name, "linear") == 0) &&
+         !lower_not_given(L, c, a[5], "method")) ||
+        (keep && !lower_bool_flag(L, keep, &keepdims)))
+        return 0;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0])), q = m ? 0 : fraction(L, a[1], which);
+    if (!x || (!m && !q))
+        return 0;
+    int ndim = V(p, x)->shape.ndim, k = 0;
+    uint32_t axis = 0;
+    if (!axis_e || axis_e->kind == EXPR_NONE) {
+        if (!(x = lower_flatten(L, at, sp, x)))
+            return 0;
+    } else if (axis_e->kind == EXPR_TUPLE || axis_e->kind == EXPR_LIST) {
+        diag_error(p->diag, axis_e->span, "%s over several axes is not supported yet", c->fname);
+        return 0;
+    } else if (!lower_one_axis(L, axis_e, ndim, &axis))
+        return 0;
+    else
+        k = __builtin_ctz(axis);
+    Dim len = V(p, x)->shape.d[k];
+    Ref sorted = build_sort(p, sp, x, k, false), n = build_dimval(p, at, &(Shape){ 1, { len } });
+    Ref last = lower_operator(L, AST_SUB, at, at, n, i64(p, at, 1)), r;
+    if (m) {                                      /* the mean of the middle two, in mean's dtype */
+        Ref lo = lower_operator(L, AST_FLOORDIV, at, at, last, i64(p, at, 2));
+        Ref hi = lower_operator(L, AST_FLOORDIV, at, at, n, i64(p, at, 2));
+        Ref sum = lower_operator(L, AST_ADD, at, at, element(L, at, sorted, lo, k), element(L, at, sorted, hi, k));
+        if (sum && !dtype_is_float(V(p, sum)->dtype))
+            sum = lower_operator(L, AST_ADD, at, at, build_cast(p, at, element(L, at, sorted, lo, k), NPX_F64),
+                                 build_cast(p, at, element(L, at, sorted, hi, k), NPX_F64));
+        r = lower_operator(L, AST_DIV, at, at, sum, i64(p, at, 2));
+    } else {                                      /* between floor(v) and the next, v = q (n - 1) */
+        Ref v = lower_operator(L, AST_MUL, at, at, last, q);
+        Ref lo = build_cast(p, at, build_ufunc(p, at, at, UF_floor, &v, 1, false), NPX_I64);
+        Ref top = lower_operator(L, AST_GE, at, at, v, last);
+        lo = build_ufunc(p, at, at, UF_where, (Ref[]){ top, last, lo }, 3, false);
+        Ref hi = build_ufunc(p, at, at, UF_minimum, (Ref[]){ lower_operator(L, AST_ADD, at, at, lo, i64(p, at, 1)), last },
+                             2, false);
+        Ref t = lower_operator(L, AST_SUB, at, at, v, lo);
+        if (t)
+            V(p, t)->weak = true;                 /* NumPy's float(gamma) */
+        r = lerp(L, at, element(L, at, sorted, lo, k), element(L, at, sorted, hi, k), t);
+    }
+    if (r && dtype_is_float(V(p, x)->dtype)) {     /* NaN sorts last: a NaN anywhere makes the result NaN */
+        Ref end = element(L, at, sorted, last, k);
+        Ref nan = build_ufunc(p, at, at, UF_isnan, &end, 1, false);
+        r = build_ufunc(p, at, at, UF_where, (Ref[]){ nan, end, r }, 3, false);
+    }
+    if (r && keepdims)
+        r = build_expand(p, sp, r, axis_e && axis_e->kind != EXPR_NONE ? axis : (1u << ndim) - 1, ndim);
+    return r;
+}
