@@ -139,10 +139,10 @@ Ref call_scalar_type(Lower *L, Call *c, int dtype);  /* np.float32(v) */
 Ref call_isclose(Lower *L, Call *c, int all);        /* isclose, allclose */
 Ref call_round(Lower *L, Call *c, int unused);
 Ref call_nan_to_num(Lower *L, Call *c, int unused);
-Ref call_norm(Lower *L, Call *c, int unused);        /* linalg.norm */
-/* lower_quantile.c */
-Ref call_quantile(Lower *L, Call *c, int which);     /* median 0, quantile 1, percentile 100 */
 Ref call_logaddexp(Lower *L, Call *c, int unused);
+/* lower_norm.c, lower_quantile.c */
+Ref call_norm(Lower *L, Call *c, int unused);        /* linalg.norm */
+Ref call_quantile(Lower *L, Call *c, int which);     /* median 0, quantile 1, percentile 100 */
 /* lower_arrange.c: functions that rearrange an array's elements */
 Ref call_flip(Lower *L, Call *c, int which);          /* flip, flipud, fliplr */
 Ref call_diff(Lower *L, Call *c, int unused);

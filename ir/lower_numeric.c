@@ -1,7 +1,8 @@
 /* lower_numeric.c: NumPy functions of values and numbers that NumPy writes
  * in Python over its ufuncs, lowered to the same ufuncs in the same order so
  * that they round as NumPy's do: copy, len, the scalar types (np.float32(v)),
- * isclose and allclose, round, nan_to_num, linalg.norm and logaddexp. */
+ * isclose and allclose, round, nan_to_num and logaddexp (linalg.norm:
+ * lower_norm.c). */
 #include <float.h>
 #include <stdint.h>
 #include "lower.h"
@@ -230,48 +231,6 @@ Ref call_nan_to_num(Lower *L, Call *c, int unused)
     Ref is_inf = build_ufunc(p, at, sp, UF_isinf, &x, 1, false), is_nan = build_ufunc(p, at, sp, UF_isnan, &x, 1, false);
     Ref r = build_ufunc(p, at, sp, UF_where, (Ref[]){ is_inf, inf, x }, 3, false);
     return build_ufunc(p, at, sp, UF_where, (Ref[]){ is_nan, nan, r }, 3, false);
-}
-
-/* linalg.norm(x, ord=None, axis=None, keepdims=False): integers made
- * float64, then as NumPy: sqrt(dot(ravel(x), ravel(x))) for axis=None,
- * else sqrt(sum(x * x, axis)) over one axis or two. */
-Ref call_norm(Lower *L, Call *c, int unused)
-{
-    (void)unused;
-    static const char *const params[] = { "x", "ord", "axis", "keepdims", NULL };
-    const Expr *a[4];
-    Program *p = P(L);
-    Span at = c->call->at, sp = c->call->span;
-    bool keepdims = false;
-    if (!lower_bind_args(L, c, params, 1, a) || !lower_not_given(L, c, a[1], "ord") ||
-        (a[3] && !lower_bool_flag(L, a[3], &keepdims)))
-        return 0;
-    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
-    if (!x)
-        return 0;
-    if (!dtype_is_float(V(p, x)->dtype))
-        x = build_cast(p, sp, x, NPX_F64);
-    int ndim = V(p, x)->shape.ndim;
-    uint32_t axes;
-    if (!lower_axes(L, a[2], ndim, &axes))
-        return 0;
-    Ref squares;
-    if (!a[2] || a[2]->kind == EXPR_NONE) {
-        Ref flat = lower_flatten(L, at, sp, x);
-        if (!flat || !(squares = build_matmul(p, at, sp, flat, flat, "dot")))
-            return 0;
-        Shape ones = { keepdims ? ndim : 0, { 0 } };
-        for (int k = 0; k < ones.ndim; k++)
-            ones.d[k] = 1;
-        squares = build_reshape(p, sp, squares, &ones);
-    } else if (__builtin_popcount(axes) > 2) {
-        diag_error(p->diag, a[2]->span, "Improper number of dimensions to norm.");
-        return 0;
-    } else {
-        squares = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ x, x }, 2, false);
-        squares = build_reduce(p, sp, RED_sum, squares, axes, keepdims);
-    }
-    return build_ufunc(p, at, sp, UF_sqrt, &squares, 1, false);
 }
 
 /* logaddexp(x1, x2) as NumPy's npy_logaddexp, in the dtype of the loop

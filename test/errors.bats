@@ -144,6 +144,10 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/quantiles.npx"
 }
 
+@test "linalg.norm's ord= mistakes are located with NumPy's words" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/norms.npx"
+}
+
 @test "reshape mistakes are located with NumPy's words: sizes that differ, two -1, a Python number" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/reshape.npx"
 }

@@ -150,6 +150,11 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/quantiles.npx" --random 4 --dim N=8 --dim D=1
 }
 
+@test "linalg.norm's ord=: vector and matrix norms match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/norms.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/norms.npx" --random 5 --dim N=3 --dim D=1
+}
+
 @test "rebinding names and every op= form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
 }
