@@ -8,17 +8,35 @@
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
 
-/* A value is live when it is named or a live value reads it (arguments
- * come before their users). What lowering built and nothing needs (x[m] = 0
+/* How many times r reads q: as its arguments (x * x: twice), or once for
+ * a size q's data give (a bincount, x[mask]: x[m].size needs x[m])? */
+static int reads(const Program *p, Ref r, Ref q)
+{
+    const Value *v = &p->vals[r];
+    int n = 0;
+    for (int i = 0; i < v->nargs; i++)
+        n += v->args[i] == q;
+    if (n || !ir_sized_by_data(&p->vals[q]))
+        return n;
+    Dim given = ir_data_dim(&p->vals[q]);
+    for (int k = 0; k < v->shape.ndim; k++)
+        if (ir_dim_depends(p, v->shape.d[k], given))
+            return 1;
+    for (int k = 0; v->kind == IR_DIMVAL && k < v->dims.ndim; k++)
+        if (ir_dim_depends(p, v->dims.d[k], given))
+            return 1;
+    return 0;
+}
+
+/* A value is live when it is named or a live value reads it (each reads
+ * only values before it). What lowering built and nothing needs (x[m] = 0
  * reads x[m] for its shape and checks only) is not. */
 static bool *mark_live(Program *p, const bool *named)
 {
     bool *live = arena_alloc(p->arena, (size_t)p->nvals);
-    for (Ref r = p->nvals - 1; r >= 1; r--) {
-        live[r] |= named[r];
-        for (int i = 0; live[r] && i < p->vals[r].nargs; i++)
-            live[p->vals[r].args[i]] = true;
-    }
+    for (Ref q = p->nvals - 1; q >= 1; q--)
+        for (Ref r = q + 1; !(live[q] |= named[q]) && r < p->nvals; r++)
+            live[q] = live[r] && reads(p, r, q) > 0;
     return live;
 }
 
@@ -29,11 +47,12 @@ static void count_uses(Program *p, const bool *live)
         p->vals[r].uses = 0;
         p->vals[r].user = 0;
     }
-    for (Ref r = 1; r < p->nvals; r++)
-        for (int i = 0; live[r] && i < p->vals[r].nargs; i++) {
-            Value *a = &p->vals[p->vals[r].args[i]];
-            if (a->uses++ == 0)
-                a->user = r;
+    for (Ref q = 1; q < p->nvals; q++)
+        for (Ref r = q + 1; r < p->nvals; r++) {
+            int n = live[r] ? reads(p, r, q) : 0;
+            if (n && p->vals[q].uses == 0)
+                p->vals[q].user = r;
+            p->vals[q].uses += n;
         }
 }
 

@@ -259,17 +259,19 @@ bool shape_equal(const Shape *a, const Shape *b)
     return a->ndim == b->ndim && memcmp(a->d, b->d, sizeof(Dim) * (size_t)a->ndim) == 0;
 }
 
-bool ir_dim_from_data(const Program *p, Dim d)
+bool ir_dim_depends(const Program *p, Dim d, Dim data)
 {
     if (!DIM_IS_SYM(d))
         return false;
     const Sym *s = &p->syms[DIM_SYMNO(d)];
-    bool any = s->kind == SYM_DATA;
+    bool any = s->kind == SYM_DATA && (data == 0 || d == data);
     for (int k = 0; k < s->factors.ndim && !any; k++)
-        any = ir_dim_from_data(p, s->factors.d[k]);
-    return any || (s->kind == SYM_SLICE && ir_dim_from_data(p, s->base)) ||
-           (s->kind == SYM_QUOTIENT && (ir_dim_from_data(p, s->base) || ir_dim_from_data(p, s->divisor)));
+        any = ir_dim_depends(p, s->factors.d[k], data);
+    return any || (s->kind == SYM_SLICE && ir_dim_depends(p, s->base, data)) ||
+           (s->kind == SYM_QUOTIENT && (ir_dim_depends(p, s->base, data) || ir_dim_depends(p, s->divisor, data)));
 }
+
+bool ir_dim_from_data(const Program *p, Dim d) { return ir_dim_depends(p, d, 0); }
 
 bool ir_dim_at_most_one(const Program *p, Dim d)
 {

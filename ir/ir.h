@@ -289,6 +289,7 @@ Dim ir_sum_dim(Program *p, Dim a, Dim b);        /* a literal, or a SYM_SUM symb
  * sizes are not supported yet: they would be computed before the data. */
 bool ir_dim_derived_from_data(const Program *p, Dim d);
 bool ir_dim_from_data(const Program *p, Dim d);   /* ?bincount itself, or computed from it */
+bool ir_dim_depends(const Program *p, Dim d, Dim data);   /* d is data (a SYM_DATA size) or computed from it */
 /* Is d a slice that is never longer than 1 (x[:1], x[-1:], x[2:3])? It
  * broadcasts as a size 1 does, checked when the program runs. */
 bool ir_dim_at_most_one(const Program *p, Dim d);
