@@ -95,6 +95,7 @@ Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m);
 Ref call_linspace(Lower *L, Call *c, int unused);
 Ref call_flatnonzero(Lower *L, Call *c, int unused);
 Ref call_count_nonzero(Lower *L, Call *c, int unused);
+Ref call_unique(Lower *L, Call *c, int unused);
 /* lower_einsum.c */
 Ref call_einsum(Lower *L, Call *c, int unused);
 /* lower_index.c */
@@ -151,5 +152,6 @@ Ref call_tri(Lower *L, Call *c, int upper);           /* tril, triu */
 Ref call_tile(Lower *L, Call *c, int unused);
 Ref call_repeat(Lower *L, Call *c, int unused);
 Ref call_roll(Lower *L, Call *c, int unused);
+Ref call_pad(Lower *L, Call *c, int unused);
 
 #endif
