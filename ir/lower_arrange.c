@@ -2,8 +2,10 @@
  * NumPy writes them in Python over slices and concatenation (numpy/lib/
  * _function_base_impl.py, _shape_base_impl.py, _twodim_base_impl.py and
  * numpy/_core/shape_base.py, numeric.py, fromnumeric.py): flip, fliplr,
- * flipud, diff, hstack, vstack, column_stack, tril, triu, tile, repeat and
- * roll; each becomes views (ir.h) that the loops read through. */
+ * flipud, diff, hstack, vstack, column_stack, tril, triu, tile, repeat,
+ * roll and pad (numpy/lib/_arraypad_impl.py, constant mode); each becomes
+ * views (ir.h) that the loops read through. */
+#include <string.h>
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
@@ -347,4 +349,79 @@ Ref call_roll(Lower *L, Call *c, int unused)
         if (total[k])
             y = roll_axis(L, at, sp, y, total[k], k);
     return flat && y ? build_reshape(p, sp, y, &s) : y;
+}
+
+/* pad_width as NumPy's _as_pairs reads it: n, (n,), (before, after) for
+ * every axis, or one (before, after) per axis ((b, a),) for all), each a
+ * non-negative integer constant. */
+static bool pad_pairs(Lower *L, const Expr *e, int ndim, int64_t (*out)[2])
+{
+    Program *p = P(L);
+    const Expr *rows[NPX_MAX_RANK], *pair[2];
+    bool nested = (e->kind == EXPR_TUPLE || e->kind == EXPR_LIST) && e->args.n > 0 &&
+                  (e->args.v[0]->kind == EXPR_TUPLE || e->args.v[0]->kind == EXPR_LIST);
+    int n = nested ? items(e, rows) : 1;
+    if (!nested)
+        rows[0] = e;
+    if (n != 1 && n != ndim) {
+        diag_error(p->diag, e->span, "pad(): pad_width has %d pairs for an array of %d dimensions", n, ndim);
+        return false;
+    }
+    for (int k = 0; k < ndim; k++) {
+        const Expr *row = rows[n == 1 ? 0 : k];
+        int m = items(row, pair);
+        if (m != 1 && m != 2) {
+            diag_error(p->diag, row->span, "pad(): pad_width takes one number or a (before, after) pair per axis");
+            return false;
+        }
+        for (int side = 0; side < 2; side++) {
+            if (!lower_const_int(L, pair[m == 1 ? 0 : side], &out[k][side]))
+                return false;
+            if (out[k][side] < 0) {
+                diag_error(p->diag, pair[m == 1 ? 0 : side]->span, "index can't contain negative values");
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* pad(array, pad_width, mode='constant', constant_values=0): the array with
+ * blocks of the constant (in its dtype, as NumPy's assignment casts it)
+ * joined before and after it along each axis. */
+Ref call_pad(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "array", "pad_width", "mode", "constant_values", NULL };
+    const Expr *a[4];
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    if (a[2] && !(a[2]->kind == EXPR_STRING && strcmp(a[2]->name, "constant") == 0)) {
+        diag_error(p->diag, a[2]->span, "pad(): mode=%s%s%s is not supported yet (only 'constant')",
+                   a[2]->kind == EXPR_STRING ? "'" : "", a[2]->kind == EXPR_STRING ? a[2]->name : "...",
+                   a[2]->kind == EXPR_STRING ? "'" : "");
+        return 0;
+    }
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
+    Ref fill = a[3] ? lower_expr(L, a[3]) : build_literal(p, sp, NPX_I64, 0, 0, true);
+    int64_t pads[NPX_MAX_RANK][2];
+    if (!x || !fill || !pad_pairs(L, a[1], V(p, x)->shape.ndim, pads))
+        return 0;
+    if (V(p, fill)->shape.ndim != 0) {
+        diag_error(p->diag, a[3]->span, "pad(): constant_values as an array (one per axis) is not supported yet");
+        return 0;
+    }
+    fill = build_cast(p, sp, fill, V(p, x)->dtype);
+    for (int k = 0; x && k < V(p, x)->shape.ndim; k++)
+        for (int side = 0; x && side < 2; side++) {
+            if (!pads[k][side])
+                continue;
+            Shape s = V(p, x)->shape;
+            s.d[k] = pads[k][side];
+            Ref block = build_broadcast(p, sp, fill, &s);
+            x = side ? lower_join(L, sp, at, x, block, k, 1) : lower_join(L, sp, at, block, x, k, 1);
+        }
+    return x;
 }

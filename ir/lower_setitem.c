@@ -2,8 +2,9 @@
  * the elements of x that the index selects. npx has no update in place: the
  * statement binds x to a new value, where(selected, v, x), which the fusion
  * pass computes in one loop (x[m] = 0 is x = where(m, 0, x)). The index is
- * one boolean mask over x's first axes, or integers (constants, sizes,
- * loops' counters) and slices with constant bounds, with '...'; the value
+ * one boolean mask over x's first axes, integers (constants, sizes, loops'
+ * counters) and slices with constant bounds (or a loop's window), with '...',
+ * or rows and their labels, x[np.arange(B), labels]; the value
  * broadcasts to the selection as in NumPy, and varies only along the axes
  * the index keeps whole. An array that another name shares (y = x, a view
  * y = x[1:] or x.T) cannot change so: NumPy would change both. */
@@ -159,6 +160,7 @@ static Ref i64(Lower *L, Span at, int64_t v) { return build_literal(P(L), at, NP
 
 static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
 {
+    const Pick all = { PICK_WHOLE, 0, 0, 0, 1, 0, 0 };
     const ExprList *items = &target->args;
     int k = 0, used = 0;
     for (int i = 0; i < items->n; i++)
@@ -167,7 +169,7 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
         const Expr *it = items->v[i];
         if (it->kind == EXPR_ELLIPSIS) {
             for (int j = 0; j < ndim - used; j++)
-                pick[k++] = (Pick){ PICK_WHOLE, 0, 0, 0, 1, 0, 0 };
+                pick[k++] = all;
             continue;
         }
         if (it->kind == EXPR_NONE)
@@ -184,8 +186,7 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
                     return false;                 /* (lower_subscript accepted it: a window's bounds) */
             }
             bool whole = v[0] == NPX_NO_BOUND && v[1] == NPX_NO_BOUND && v[2] == 1 && !bound[0] && !bound[1];
-            pick[k++] = whole ? (Pick){ PICK_WHOLE, 0, 0, 0, 1, 0, 0 }
-                              : (Pick){ PICK_SLICE, 0, v[0], v[1], v[2], bound[0], bound[1] };
+            pick[k++] = whole ? all : (Pick){ PICK_SLICE, 0, v[0], v[1], v[2], bound[0], bound[1] };
             continue;
         }
         Ref at = lower_expr(L, it);
@@ -199,7 +200,7 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
         pick[k++] = (Pick){ PICK_ONE, at, 0, 0, 1, 0, 0 };
     }
     while (k < ndim)
-        pick[k++] = (Pick){ PICK_WHOLE, 0, 0, 0, 1, 0, 0 };
+        pick[k++] = all;
     return true;
 }
 

@@ -148,6 +148,10 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/norms.npx"
 }
 
+@test "pad mistakes are located: a negative width, too many pairs, a pair of three" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/pad.npx"
+}
+
 @test "reshape mistakes are located with NumPy's words: sizes that differ, two -1, a Python number" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/reshape.npx"
 }

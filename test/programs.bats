@@ -155,6 +155,17 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/norms.npx" --random 5 --dim N=3 --dim D=1
 }
 
+@test "unique matches NumPy (NaNs as one or not, every dtype, empty), and sizes of selections nothing else reads" {
+    check_program "$BATS_TEST_DIRNAME/programs/unique.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/unique.npx" --random 4 --dim N=1 --dim D=2
+    check_program "$BATS_TEST_DIRNAME/programs/unique.npx" --random 4 --dim N=0 --dim D=2
+}
+
+@test "pad (constant mode) matches NumPy: widths per side and per axis, casts, empty axes" {
+    check_program "$BATS_TEST_DIRNAME/programs/pad.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/pad.npx" --random 4 --dim B=1 --dim T=0 --dim C=1 --dim N=0 --dim M=0
+}
+
 @test "rebinding names and every op= form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
 }
