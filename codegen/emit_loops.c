@@ -347,9 +347,9 @@ void emit_matmul_loops(Emitter *e, Ref r)
     e->t->close_nest(e);
 }
 
-/* cumsum along axis k: each line along the axis is one running sum in the
- * result's dtype, in order, as NumPy's add.accumulate; the lines run in
- * parallel. */
+/* cumsum (cumprod) along axis k: each line along the axis is one running
+ * sum (product) in the result's dtype, in order, as NumPy's add.accumulate
+ * (multiply.accumulate); the lines run in parallel. */
 static void emit_cumsum(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
@@ -368,13 +368,14 @@ static void emit_cumsum(Emitter *e, Ref r)
     }
     e->t->declare(e, v, false);
     e->t->open_nest(e, v->cname, od, oi, no);
-    emit_line(e, "%s acc = 0;", dtype_ctype(t));
+    bool prod = v->red == RED_prod;
+    emit_line(e, "%s acc = %d;", dtype_ctype(t), prod);
     emit_open(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, v->shape.d[k]));
     const char *x = cx_value(e, v->args[0], idx, t);
     if (dtype_is_int(t))
-        emit_line(e, "acc = npx_add_%s(acc, %s);", dtype_name(t), x);
+        emit_line(e, "acc = npx_%s_%s(acc, %s);", prod ? "mul" : "add", dtype_name(t), x);
     else
-        emit_line(e, "acc += %s;", x);
+        emit_line(e, "acc %s= %s;", prod ? "*" : "+", x);
     emit_line(e, "%s = acc;", cx_load(e, r, cx_flat(e, &v->shape, idx)));
     emit_close(e, NULL);
     e->t->close_nest(e);

@@ -473,15 +473,16 @@ Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions)
     return r;
 }
 
-/* cumsum's dtype is sum's (bool and int32 accumulate in int64) unless t
- * is given (not bool) */
-Ref build_cumsum(Program *p, Span span, Ref a, int axis, npx_dtype t)
+/* cumsum's dtype is sum's, cumprod's prod's (bool and int32 accumulate in
+ * int64) unless t is given (not bool) */
+Ref build_cumulative(Program *p, Span span, Reduction red, Ref a, int axis, npx_dtype t)
 {
     if (!a)
         return 0;
     Ref r = ir_new(p, IR_CUMSUM, span);
     Value *v = V(p, r), *in = V(p, a);
-    v->dtype = t != NPX_BOOL ? t : reduce_dtype(RED_sum, in->dtype);
+    v->red = red;
+    v->dtype = t != NPX_BOOL ? t : reduce_dtype(red, in->dtype);
     v->shape = in->shape;
     v->args[0] = a;
     v->nargs = 1;

@@ -14,7 +14,8 @@ Ref build_transpose(Program *p, Span span, Ref a, const int *perm);   /* perm NU
 Ref build_expand(Program *p, Span span, Ref a, uint32_t new_axes, int ndim);
 Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index);   /* one per axis of a */
 Ref build_reshape(Program *p, Span span, Ref a, const Shape *s);         /* s: a's size, checked */
-Ref build_cumsum(Program *p, Span span, Ref a, int axis, npx_dtype t);   /* t: dtype=, or bool */
+/* cumsum (red sum), cumprod (prod); t: dtype=, or bool */
+Ref build_cumulative(Program *p, Span span, Reduction red, Ref a, int axis, npx_dtype t);
 Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions);   /* np.sort, np.argsort */
 /* a[..., mask, ...]: mask over a's axes from axis on (shown_axis in messages) */
 Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, int shown_axis);

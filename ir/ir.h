@@ -93,7 +93,8 @@ typedef enum {
                        together) for its axes ival, ival + 1, ...: shape a.shape[:k] +
                        the positions' shape + a.shape[k+n:]; a negative position counts from
                        the end, one out of range is a run-time error (take, x[idx], x[i, j]) */
-    IR_CUMSUM,      /* running sums of args[0] along axis ival, in dtype */
+    IR_CUMSUM,      /* running sums (red sum) or products (prod) of args[0] along axis ival,
+                       in dtype */
     IR_SORT,        /* args[0] sorted along axis ival (NaN last, equal elements in order);
                        positions: argsort, where each sorted element was (i64) */
     IR_REDUCE,      /* reduction `red` of args[0] over the axes in `axes` (bit mask);

@@ -125,7 +125,7 @@ Ref call_concatenate(Lower *L, Call *c, int stack);
 int lower_array_list(Lower *L, const Expr *e, Ref *out, int max);
 /* a then b along axis k (b is the array at index in the user's list) */
 Ref lower_join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index);
-Ref call_cumsum(Lower *L, Call *c, int unused);
+Ref call_cumsum(Lower *L, Call *c, int red);          /* cumsum (RED_sum), cumprod (RED_prod) */
 Ref call_sort(Lower *L, Call *c, int positions);      /* sort, argsort */
 /* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
  * take too many symbols. */

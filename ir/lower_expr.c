@@ -606,7 +606,8 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(broadcast_to, call_broadcast_to, 0)                                                      \
     X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 2)          \
     X(concatenate, call_concatenate, 0) X(stack, call_concatenate, 1)                          \
-    X(cumsum, call_cumsum, 0) X(squeeze, call_squeeze, 0)                                      \
+    X(cumsum, call_cumsum, RED_sum) X(cumprod, call_cumsum, RED_prod)                          \
+    X(squeeze, call_squeeze, 0)                                                                \
     X(sort, call_sort, 0) X(argsort, call_sort, 1) X(take, call_take, 0)                    \
     X(einsum, call_einsum, 0) X(flatnonzero, call_flatnonzero, 0)                              \
     X(count_nonzero, call_count_nonzero, 0)                                                    \

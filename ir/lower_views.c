@@ -1,8 +1,8 @@
 /* lower_views.c: what shows an array's elements in another shape without
  * computing anything: swapaxes, expand_dims, broadcast_to, reshape,
  * concatenate and stack; each becomes a view (ir.h) that the loops read
- * through. And cumsum, sort and argsort, which read their array along an axis. (Indexing and
- * squeeze: lower_index.c.) */
+ * through. And cumsum, cumprod, sort and argsort, which read their array
+ * along an axis. (Indexing and squeeze: lower_index.c.) */
 #include <string.h>
 #include "lower.h"
 
@@ -319,11 +319,10 @@ Ref lower_flatten(Lower *L, Span at, Span span, Ref x)
     return s->ndim == 1 ? x : build_reshape(p, span, x, &(Shape){ 1, { size } });
 }
 
-/* cumsum(a, axis=None): running sums along an axis, or of the flattened
- * array. */
-Ref call_cumsum(Lower *L, Call *c, int unused)
+/* cumsum(a, axis=None, dtype=None), cumprod: running sums (products) along
+ * an axis, or of the flattened array. */
+Ref call_cumsum(Lower *L, Call *c, int red)
 {
-    (void)unused;
     static const char *const params[] = { "a", "axis", "dtype", NULL };
     const Expr *a[3];
     Program *p = P(L);
@@ -337,7 +336,7 @@ Ref call_cumsum(Lower *L, Call *c, int unused)
     uint32_t axis = 1;
     if (!a[1] || a[1]->kind == EXPR_NONE) {
         if (v->weak) {
-            diag_error(p->diag, c->call->at, "cumsum of a Python number is not supported");
+            diag_error(p->diag, c->call->at, "%s of a Python number is not supported", c->fname);
             return 0;
         }
         if (!(x = lower_flatten(L, c->call->at, c->call->span, x)))
@@ -345,10 +344,10 @@ Ref call_cumsum(Lower *L, Call *c, int unused)
     } else if (!lower_axes(L, a[1], v->shape.ndim, &axis))
         return 0;
     if (a[1] && a[1]->kind != EXPR_NONE && (a[1]->kind == EXPR_TUPLE || a[1]->kind == EXPR_LIST)) {
-        diag_error(p->diag, a[1]->span, "cumsum takes one axis or None");
+        diag_error(p->diag, a[1]->span, "%s takes one axis or None", c->fname);
         return 0;
     }
-    return build_cumsum(p, c->call->span, x, __builtin_ctz(axis), t);
+    return build_cumulative(p, c->call->span, (Reduction)red, x, __builtin_ctz(axis), t);
 }
 
 /* kind=: NumPy's names (its default order of equal elements is unspecified,

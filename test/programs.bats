@@ -257,7 +257,7 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/concatenate.npx"
 }
 
-@test "cumsum matches NumPy's running sums in order and dtype, along each axis and flattened" {
+@test "cumsum and cumprod match NumPy's running sums and products in order and dtype, along each axis and flattened" {
     check_program "$BATS_TEST_DIRNAME/programs/cumsum.npx"
 }
 
