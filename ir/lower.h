@@ -111,6 +111,7 @@ Ref call_take(Lower *L, Call *c, int unused);
 /* lower_window.c: slices whose bounds are computed when the program runs */
 bool lower_window(Lower *L, const Expr *slice, AxisIndex *out);
 /* lower_diagonal.c: a matrix's diagonals */
+Ref lower_diagonal_of(Lower *L, Span at, Span span, Ref x, int64_t k);   /* the k-th diagonal of matrix x */
 Ref call_diag(Lower *L, Call *c, int unused);
 Ref call_diagonal(Lower *L, Call *c, int unused);
 Ref call_trace(Lower *L, Call *c, int unused);
@@ -144,6 +145,7 @@ Ref call_logaddexp(Lower *L, Call *c, int unused);
 /* lower_norm.c, lower_quantile.c */
 Ref call_norm(Lower *L, Call *c, int unused);        /* linalg.norm */
 Ref call_quantile(Lower *L, Call *c, int which);     /* median 0, quantile 1, percentile 100 */
+Ref call_cov(Lower *L, Call *c, int which);          /* lower_cov.c: cov 0, corrcoef 1 */
 /* lower_arrange.c: functions that rearrange an array's elements */
 Ref call_flip(Lower *L, Call *c, int which);          /* flip, flipud, fliplr */
 Ref call_diff(Lower *L, Call *c, int unused);

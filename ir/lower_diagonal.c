@@ -20,7 +20,7 @@ static bool diagonal_length(Dim n, Dim m, int64_t k, Dim *len)
 }
 
 /* The k-th diagonal of matrix x (0: the main one, > 0 above it). */
-static Ref diagonal_of(Lower *L, Span at, Span span, Ref x, int64_t k)
+Ref lower_diagonal_of(Lower *L, Span at, Span span, Ref x, int64_t k)
 {
     Program *p = P(L);
     const Shape *s = &V(p, x)->shape;
@@ -58,7 +58,7 @@ Ref call_diagonal(Lower *L, Call *c, int unused)
     if (!lower_bind_args(L, c, params, 1, a) || (a[1] && !lower_const_int(L, a[1], &k)))
         return 0;
     Ref x = lower_expr(L, a[0]);
-    return is_matrix(L, c, x) ? diagonal_of(L, c->call->at, c->call->span, x, k) : 0;
+    return is_matrix(L, c, x) ? lower_diagonal_of(L, c->call->at, c->call->span, x, k) : 0;
 }
 
 /* diag(v, k=0): a matrix's k-th diagonal, or the square matrix with vector
@@ -78,7 +78,7 @@ Ref call_diag(Lower *L, Call *c, int unused)
     const Value *v = V(p, x);
     Span at = c->call->at, sp = c->call->span;
     if (v->shape.ndim == 2)
-        return diagonal_of(L, at, sp, x, k);
+        return lower_diagonal_of(L, at, sp, x, k);
     if (v->shape.ndim != 1 || v->weak) {
         diag_error(p->diag, a[0]->span, "Input must be 1- or 2-d.");
         return 0;
@@ -112,7 +112,7 @@ Ref call_trace(Lower *L, Call *c, int unused)
     if (!is_matrix(L, c, x))
         return 0;
     npx_dtype t = NPX_BOOL;
-    Ref d = lower_accumulate_as(L, c, diagonal_of(L, c->call->at, c->call->span, x, k), a[4], &t);
+    Ref d = lower_accumulate_as(L, c, lower_diagonal_of(L, c->call->at, c->call->span, x, k), a[4], &t);
     return t != NPX_BOOL ? build_reduce_as(p, c->call->span, RED_sum, d, 1u, false, t)
                          : build_reduce(p, c->call->span, RED_sum, d, 1u, false);
 }

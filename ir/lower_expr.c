@@ -623,7 +623,8 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(tril, call_tri, 0) X(triu, call_tri, 1) X(tile, call_tile, 0) X(repeat, call_repeat, 0)  \
     X(roll, call_roll, 0) X(diag, call_diag, 0) X(diagonal, call_diagonal, 0)                  \
     X(trace, call_trace, 0) X(median, call_quantile, 0) X(quantile, call_quantile, 1)          \
-    X(percentile, call_quantile, 100) X(unique, call_unique, 0) X(pad, call_pad, 0)
+    X(percentile, call_quantile, 100) X(unique, call_unique, 0) X(pad, call_pad, 0)          \
+    X(cov, call_cov, 0) X(corrcoef, call_cov, 1)
 
 static const struct {
     const char *name;

@@ -152,6 +152,10 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/pad.npx"
 }
 
+@test "cov and corrcoef of more than two axes are NumPy's errors" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/cov.npx"
+}
+
 @test "reshape mistakes are located with NumPy's words: sizes that differ, two -1, a Python number" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/reshape.npx"
 }

@@ -166,6 +166,11 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/pad.npx" --random 4 --dim B=1 --dim T=0 --dim C=1 --dim N=0 --dim M=0
 }
 
+@test "cov and corrcoef match NumPy: rows or columns, y, bias and ddof, one variable, one observation" {
+    check_program "$BATS_TEST_DIRNAME/programs/cov.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/cov.npx" --random 4 --dim N=1 --dim D=2
+}
+
 @test "rebinding names and every op= form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
 }
