@@ -106,20 +106,25 @@ static void emit_checks(Emitter *e, const IrStmt *st, Ref after)
             emit_line(e, "if (%s == 0 && %s != 0)", n, cx_dim(e, c->b));
             emit_line(e, "    npx_runtime_error(st, %d, \"%s\");", st->line, c->what);
             break;
-        case CHECK_WINDOW: {             /* b elements from c->from */
-            const char *first = cx_host_int(e, c->from), *len = cx_dim(e, c->b);
-            emit_line(e, "if (%s < 0 || %s > %s - %s)", first, cx_paren(e, first), n, len);
+        case CHECK_WINDOW: {             /* b elements from c->from, computed once */
+            const char *len = cx_dim(e, c->b);
+            emit_block(e);
+            emit_line(e, "const int64_t npx_first = %s;", cx_host_int(e, c->from));
+            emit_line(e, "if (npx_first < 0 || npx_first > %s - %s)", n, len);
             emit_line(e, "    npx_runtime_error(st, %d, \"the slice %%lld:%%lld does not fit in %s with size %%lld: a "
                          "slice with computed bounds keeps its length (NumPy would return fewer elements)\", "
-                         "(long long)%s, (long long)(%s + %s), (long long)%s);",
-                      st->line, c->what, first, cx_paren(e, first), len, n);
+                         "(long long)npx_first, (long long)(npx_first + %s), (long long)%s);",
+                      st->line, c->what, len, n);
+            emit_close(e, NULL);
             break;
         }
         case CHECK_POSITION: {           /* NumPy checks it even where the result is empty */
-            const char *i = cx_host_int(e, c->from);
-            emit_line(e, "if (%s < -%s || %s >= %s)", i, cx_paren(e, n), i, n);
+            emit_block(e);
+            emit_line(e, "const int64_t npx_position = %s;", cx_host_int(e, c->from));
+            emit_line(e, "if (npx_position < -%s || npx_position >= %s)", cx_paren(e, n), n);
             emit_line(e, "    npx_runtime_error(st, %d, \"index %%lld is out of bounds for %s with size %%lld\", "
-                         "(long long)%s, (long long)%s);", st->line, c->what, i, n);
+                         "(long long)npx_position, (long long)%s);", st->line, c->what, n);
+            emit_close(e, NULL);
             break;
         }
         case CHECK_INDEX:                /* b is the index */
