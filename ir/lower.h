@@ -89,6 +89,10 @@ Ref lower_accumulate_as(Lower *L, Call *c, Ref x, const Expr *e, npx_dtype *t);
 
 /* lower_composite.c: functions NumPy defines through others */
 Ref call_var(Lower *L, Call *c, int is_std);
+/* var's value: sum((x - mean)**2) / max(n - ddof, 0) over axes */
+Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, int64_t ddof);
+/* lower_nan.c: which 0 nansum, 1 nanprod, 2 nanmean, 3 nanmax, 4 nanmin, 5 nanvar, 6 nanstd */
+Ref call_nan(Lower *L, Call *c, int which);
 Ref call_eye(Lower *L, Call *c, int unused);
 /* column - row of an n x m matrix (int64): which diagonal each element is on */
 Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m);

@@ -46,6 +46,13 @@ Ref call_var(Lower *L, Call *c, int is_std)
     if (!operand_and_axes(L, a[0], a[1], &x, &axes))
         return 0;
     Span at = c->call->at, sp = c->call->span;
+    Ref var = lower_variance(L, at, sp, x, axes, keepdims, ddof);
+    return is_std && var ? build_ufunc(p, at, sp, UF_sqrt, &var, 1, false) : var;
+}
+
+Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, int64_t ddof)
+{
+    Program *p = P(L);
     const Shape *in = &V(p, x)->shape;
     Shape counted = { 0, { 0 } };
     for (int k = 0; k < in->ndim; k++)
@@ -58,8 +65,7 @@ Ref call_var(Lower *L, Call *c, int is_std)
     Ref n = counted.ndim ? build_dimval(p, sp, &counted) : int_literal(p, sp, 1);
     Ref dof = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ n, int_literal(p, sp, ddof) }, 2, true);
     dof = build_ufunc(p, at, sp, UF_maximum, (Ref[]){ dof, int_literal(p, sp, 0) }, 2, true);
-    Ref var = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ total, dof }, 2, false);
-    return is_std ? build_ufunc(p, at, sp, UF_sqrt, &var, 1, false) : var;
+    return build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ total, dof }, 2, false);
 }
 
 Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m)

@@ -624,7 +624,9 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(roll, call_roll, 0) X(diag, call_diag, 0) X(diagonal, call_diagonal, 0)                  \
     X(trace, call_trace, 0) X(median, call_quantile, 0) X(quantile, call_quantile, 1)          \
     X(percentile, call_quantile, 100) X(unique, call_unique, 0) X(pad, call_pad, 0)          \
-    X(cov, call_cov, 0) X(corrcoef, call_cov, 1)
+    X(cov, call_cov, 0) X(corrcoef, call_cov, 1) X(nansum, call_nan, 0) X(nanprod, call_nan, 1)  \
+    X(nanmean, call_nan, 2) X(nanmax, call_nan, 3) X(nanmin, call_nan, 4) X(nanvar, call_nan, 5)  \
+    X(nanstd, call_nan, 6)
 
 static const struct {
     const char *name;

@@ -171,6 +171,11 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/cov.npx" --random 4 --dim N=1 --dim D=2
 }
 
+@test "nansum, nanprod, nanmean, nanmax, nanmin, nanvar and nanstd match NumPy, all-NaN slices too" {
+    check_program "$BATS_TEST_DIRNAME/programs/nanfunctions.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/nanfunctions.npx" --random 8 --dim N=2 --dim D=1
+}
+
 @test "rebinding names and every op= form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
 }
