@@ -89,6 +89,15 @@ static Ref as_matmul(Program *p, Span at, Span span, const Term *t, const int *o
     return product.ref ? arrange(p, span, &product, out, nout) : 0;
 }
 
+/* NumPy computes every product of an einsum in its operands' common dtype */
+static npx_dtype common_dtype(Program *p, const Term *t, int n)
+{
+    npx_dtype common = V(p, t[0].ref)->dtype;
+    for (int i = 1; i < n; i++)
+        common = dtype_promote(common, V(p, t[i].ref)->dtype);
+    return common;
+}
+
 /* More than two terms: the first two summed over the labels that nothing
  * after them has, when there are such labels (a chain of products becomes
  * matrix products: ij,jk,kl->il is ik,kl->il after ij,jk->ik), then the
@@ -110,9 +119,7 @@ static Ref first_pair(Program *p, Span at, Span span, const Term *t, int n, cons
         }
     if (!drops)
         return 0;
-    npx_dtype common = V(p, t[0].ref)->dtype;    /* NumPy computes every product in it */
-    for (int i = 1; i < n; i++)
-        common = dtype_promote(common, V(p, t[i].ref)->dtype);
+    npx_dtype common = common_dtype(p, t, n);
     Term pair[2] = { t[0], t[1] };
     for (int side = 0; side < 2; side++)
         if (V(p, pair[side].ref)->dtype != common)
@@ -137,6 +144,7 @@ Ref build_contraction(Program *p, Span at, Span span, const Term *t, int n, cons
             if (position(order, norder, t[i].label[k]) < 0)
                 order[norder++] = t[i].label[k];
     Ref product = 0;
+    npx_dtype common = common_dtype(p, t, n);
     for (int i = 0; i < n; i++) {
         uint32_t missing = 0;
         for (int k = 0; k < norder; k++)
@@ -145,6 +153,8 @@ Ref build_contraction(Program *p, Span at, Span span, const Term *t, int n, cons
         Ref view = arrange(p, span, &t[i], order, norder);
         if (missing)
             view = build_expand(p, span, view, missing, norder);
+        if (V(p, view)->dtype != common)        /* f32 * f32 * f64: all three in f64 */
+            view = build_cast(p, span, view, common);
         product = i ? build_ufunc(p, at, span, UF_multiply, (Ref[]){ product, view }, 2, false) : view;
     }
     uint32_t summed = ((1u << norder) - 1) & ~((1u << nout) - 1);
