@@ -40,6 +40,8 @@ enum {
     X(fmin, 2, 0, "($0 & $1)", "($0 < $1 ? $0 : $1)", "npx_fmin_$t($0, $1)")           \
     X(arctan2, 2, 0, NULL, NULL, "atan2$f($0, $1)")                                    \
     X(hypot, 2, 0, NULL, NULL, "hypot$f($0, $1)")                                      \
+    X(copysign, 2, 0, NULL, NULL, "copysign$f($0, $1)")                                \
+    X(heaviside, 2, 0, NULL, NULL, "($0 < 0 ? 0 : $0 == 0 ? $1 : $0 > 0 ? 1 : $0)")     \
     X(logical_and, 2, UF_OUT_BOOL, "$0 && $1", "$0 != 0 && $1 != 0", "$0 != 0 && $1 != 0") \
     X(logical_or, 2, UF_OUT_BOOL, "$0 || $1", "$0 != 0 || $1 != 0", "$0 != 0 || $1 != 0")  \
     X(logical_xor, 2, UF_OUT_BOOL, "$0 != $1", "($0 != 0) != ($1 != 0)", "($0 != 0) != ($1 != 0)") \
@@ -51,6 +53,7 @@ enum {
     X(isnan, 1, UF_OUT_BOOL, "false", "false", "isnan($0)")                            \
     X(isinf, 1, UF_OUT_BOOL, "false", "false", "isinf($0)")                            \
     X(isfinite, 1, UF_OUT_BOOL, "true", "true", "isfinite($0)")                        \
+    X(signbit, 1, UF_OUT_BOOL, NULL, NULL, "signbit($0) != 0")                         \
     X(sign, 1, 0, NULL, "npx_sign_$t($0)", "npx_sign_$t($0)")                          \
     X(square, 1, 0, NULL, "npx_mul_$t($0, $0)", "$0 * $0")                             \
     X(reciprocal, 1, 0, NULL, "npx_f64_to_$t(1.0 / $0)", "1 / $0")                       \
@@ -75,6 +78,13 @@ enum {
     X(sinh, 1, 0, NULL, NULL, "sinh$f($0)")                                            \
     X(cosh, 1, 0, NULL, NULL, "cosh$f($0)")                                            \
     X(tanh, 1, 0, NULL, NULL, "tanh$f($0)")                                            \
+    X(arcsinh, 1, 0, NULL, NULL, "asinh$f($0)")                                        \
+    X(arccosh, 1, 0, NULL, NULL, "acosh$f($0)")                                        \
+    X(arctanh, 1, 0, NULL, NULL, "atanh$f($0)")                                        \
+    X(cbrt, 1, 0, NULL, NULL, "cbrt$f($0)")                                            \
+    X(fabs, 1, 0, NULL, NULL, "fabs$f($0)")                                            \
+    X(deg2rad, 1, 0, NULL, NULL, "$0 * (3.14159265358979323846$f / 180.0$f)")          \
+    X(rad2deg, 1, 0, NULL, NULL, "$0 * (180.0$f / 3.14159265358979323846$f)")          \
     X(where, 3, 0, "$0 ? $1 : $2", "$0 ? $1 : $2", "$0 ? $1 : $2")
 
 typedef enum {
@@ -99,6 +109,8 @@ extern const UfuncInfo ufunc_info[UF_COUNT];
     X("mod", UF_remainder)          \
     X("bitwise_not", UF_invert)     \
     X("bitwise_invert", UF_invert)  \
-    X("pow", UF_power)
+    X("pow", UF_power)              \
+    X("radians", UF_deg2rad)        \
+    X("degrees", UF_rad2deg)
 
 #endif

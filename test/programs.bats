@@ -176,6 +176,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/nanfunctions.npx" --random 8 --dim N=2 --dim D=1
 }
 
+@test "arcsinh, arccosh, arctanh, cbrt, fabs, deg2rad, rad2deg, signbit, heaviside and copysign match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/math_more.npx"
+}
+
 @test "rebinding names and every op= form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rebinding.npx"
 }
