@@ -493,8 +493,9 @@ class Gen:
     """One random program: inputs, statements, and the generic values of its names
     (envs: one environment per size set of GENERIC; env is the first)."""
 
-    def __init__(self, rng, hostile, loops=0.0, sorts=0, masks=0, setitems=0.0):
+    def __init__(self, rng, hostile, loops=0.0, sorts=0, masks=0, setitems=0.0, statistics=0):
         self.rng, self.hostile, self.loops, self.setitems = rng, hostile, loops, setitems
+        self.statistics = statistics                    # the weight of median, nan-functions, unique ...
         self.sorts, self.masks = sorts, masks           # the weights of sort and mask among expressions
         self.nzn = set()                                # names whose shape depends on the data (x[mask])
         self.hidden = set()                             # names bound but not to be read (see make_loop)
@@ -657,7 +658,7 @@ class Gen:
                     (self.astype, 2), (self.reduce, 4), (self.argm, 1), (self.transpose, 1),
                     (self.matmul, 3), (self.create, 3), (self.index, 5), (self.reshape, 3),
                     (self.join, 3), (self.var_std, 2), (self.cumsum, 2), (self.axes_op, 2),
-                    (self.broadcast_to, 1), (self.einsum, 4), (self.gather, 5)]
+                    (self.broadcast_to, 1), (self.einsum, 4), (self.gather, 5), (self.stats, self.statistics)]
         if self.sorts:
             builders.append((self.sort, self.sorts))
         if self.masks:
@@ -813,6 +814,66 @@ class Gen:
         args = [] if ax is None and r.random() < 0.5 else [r.choice(["axis=%s", "%s"]) % ax]
         mag = lambda x: np.cumsum(np.abs(np.asarray(x).astype(np.float64)), axis=ax)
         return self.method_or_call("cumsum", a, args, [a], lambda x: np.cumsum(x, axis=ax), "sum", mag)
+
+    def stats(self, d):
+        """median, quantile and percentile (one axis or None, keepdims), the
+        nan-functions (NaNs made by a mask first, now and then), cumprod,
+        unique (a length the data give: nz) and pad with a constant."""
+        r = self.rng
+        name = r.choice(["median", "quantile", "percentile", "nansum", "nanmean", "nanmax", "nanmin", "nanvar",
+                         "nanstd", "cumprod", "unique", "pad"])
+        a = self.array_operand(d, exact=name in ("unique", "median", "quantile", "percentile", "nanmax", "nanmin"))
+        nd = np.ndim(a.g)
+        if name == "unique":
+            if nd == 0 or a.nz:
+                raise Reject("unique of a 0-d or data-length array")
+            node = self.fcall("unique", [a.text], [a], np.unique)
+            node.nz = True
+            if any(np.shape(g)[0] == 1 for g in node.gs):
+                raise Reject("a length 1 that broadcasts on the generic sizes only (npxc: never)")
+            return node
+        if name == "pad":
+            if nd == 0 or a.nz:
+                raise Reject("pad of a 0-d or data-length array")
+            width = r.choice([1, (0, 2), ((1, 0),) * nd])
+            value = r.choice([0, 1.5, -1])
+            return self.fcall("pad", [a.text, repr(width), "constant_values=%r" % value], [a],
+                              lambda v: np.pad(v, width, constant_values=value))
+        if nd == 0 or a.nz:
+            raise Reject("a statistic of a 0-d or data-length array")
+        if name == "cumprod":
+            ax = r.randrange(-nd, nd) if r.random() < 0.8 else None
+            fn = lambda x: np.cumprod(prod_order_free(x, ax), axis=ax)
+            mag = lambda x: np.abs(fn(x)).astype(np.float64) * np.size(x)
+            return self.method_or_call("cumprod", a, ["axis=%s" % ax], [a], fn, "sum", mag)
+        ax = r.randrange(-nd, nd) if r.random() < 0.7 else None
+        kd = r.random() < 0.3
+        args = ["axis=%s" % ax] + (["keepdims=True"] if kd else [])
+        if name in ("median", "quantile", "percentile"):
+            q = [] if name == "median" else [r.choice(["0.5", "0.25", "1", "0"]) if name == "quantile"
+                                              else r.choice(["50", "90", "0", "100"])]
+            f = getattr(np, name)
+
+            def fn(x):
+                if np.size(x) == 0 or (ax is not None and np.shape(x)[ax] == 0):
+                    raise IndexError("of an empty axis: NumPy's median warns and gives NaN, npxc stops (documented)")
+                return f(x, *[float(v) for v in q], axis=ax, keepdims=kd)
+            return self.fcall(name, [a.text] + q + args, [a], fn)
+        if r.random() < 0.5 and kind(a.g) == "f":      # some NaNs to ignore
+            a = Node("np.where(%s > 0.75, np.nan, %s)" % (par(a, 2), a.text), 10, [a],
+                     lambda v: np.where(v > 0.75, np.nan, v), exact=a.exact)
+        f = getattr(np, name)
+        if name in ("nanvar", "nanstd"):
+            ddof = r.choice([0, 1])
+            fn = lambda x: f(x, axis=ax, ddof=ddof, keepdims=kd)
+            p2 = 2 if name == "nanvar" else 1
+            mag = lambda x: np.nanmean(np.abs(x.astype(np.float64)), axis=ax, keepdims=kd) ** p2 * 4
+            return self.fcall(name, [a.text] + args + ["ddof=%d" % ddof], [a], fn, "sum", mag)
+        fn = lambda x: f(x, axis=ax, keepdims=kd)
+        if name in ("nanmax", "nanmin"):
+            return self.fcall(name, [a.text] + args, [a], fn)
+        mag = lambda x: np.nansum(np.abs(x.astype(np.float64)), axis=ax, keepdims=kd)
+        return self.fcall(name, [a.text] + args, [a], fn, "sum", mag)
 
     def transpose(self, d):
         a = self.operand(d, lambda n: np.ndim(n.g) >= 2, lit=False)
@@ -2051,12 +2112,12 @@ def first_error(out):
     return (errs[0] if errs else " | ".join(lines[:3]))[:300]
 
 
-def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0, setitems=0.0):
+def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0, setitems=0.0, statistics=0):
     """(Gen, outputs, size sets, run seed) for program i of seed, or None if discarded;
     the ordinary sizes have at most cap elements in all (the product of the symbols).
     A size set is (sizes, values): values is None where NumPy raises on those sizes."""
     rng = random.Random("%d:%d" % (seed, i))
-    gen = Gen(rng, hostile, loops, sorts, masks, setitems)
+    gen = Gen(rng, hostile, loops, sorts, masks, setitems, statistics)
     try:
         gen.generate()
     except Reject:
@@ -2099,7 +2160,7 @@ def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0, setit
 def check_one(args, seed, i, cuda):
     """Run program i of seed through npxc; returns (status, message)."""
     made = make_program(seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops,
-                        args.sorts, args.masks, args.setitems)
+                        args.sorts, args.masks, args.setitems, args.statistics)
     if made is None:
         return "discarded", "", 0
     gen, outputs, size_sets, run_seed = made
@@ -2233,6 +2294,8 @@ def main():
                     help="weight of boolean masks, flatnonzero, count_nonzero (0: none)")
     ap.add_argument("--setitems", type=float, default=0.08,
                     help="rate of statements that assign to elements, x[mask] = v, x[0] += v (0: none)")
+    ap.add_argument("--statistics", type=float, default=2,
+                    help="weight of median, quantile, the nan-functions, cumprod, unique, pad (0: none)")
     ap.add_argument("--show", action="store_true", help="print the programs, run nothing")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line for every program")
     args = ap.parse_args()
@@ -2243,7 +2306,7 @@ def main():
         if args.show:
             cuda = args.cuda_every > 0 and i % args.cuda_every == 0
             made = make_program(args.seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops,
-                                args.sorts, args.masks, args.setitems)
+                                args.sorts, args.masks, args.setitems, args.statistics)
             print(made[0].text(made[1], "s%d_i%d sizes %s" % (args.seed, i, [s for s, _ in made[2]]))
                   if made else "# discarded\n")
             continue
