@@ -71,6 +71,16 @@ count is 1 on a generic size set is thrown away: that 1 would broadcast, which
 npxc never does for a length it learns at run time (nor for a symbol's).
 --loops 0 --sorts 0 --masks 0 gives the programs of before, program for program.
 
+Element assignment (--setitems P: the rate of statements that are one):
+x[mask] = v, x[0] += v, x[-1] -= v, x[1::2] *= v, x[:-1] = v, x[...] = v with a
+literal value (op= only of the array's kind), on arrays of a length the sizes
+give. NumPy changes every name that shares the array; npxc refuses those
+programs ("changing a shared array is not supported yet"), counted as
+discarded. Statistics (--statistics W): median, quantile, percentile (one
+axis or None, keepdims), nansum, nanmean, nanmax, nanmin, nanvar, nanstd
+(NaNs made by a mask first, now and then), cumprod, unique and pad.
+--setitems 0 --statistics 0 gives the programs of before.
+
 For loops (--loops P: the rate of top-level statements that are loops; 0 gives
 the programs of before loops, program for program): `for NAME in range(...):`
 with range(stop), range(start, stop), range(start, stop, step), bounds of
