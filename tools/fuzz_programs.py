@@ -1617,7 +1617,7 @@ class Gen:
             return self.rebind()
         depth = r.choice([1, 2, 2, 3])
         names = self.names(lambda v: isinstance(v, (np.ndarray, np.generic)))
-        if r.random() < self.setitems:
+        if self.setitems and r.random() < self.setitems:
             t, node = self.setitem()
         elif r.random() < 0.2 and names:
             t = r.choice(names)
