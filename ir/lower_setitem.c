@@ -150,9 +150,9 @@ typedef struct {
                                     the axis: lower_window checks it), else 0 */
 } Pick;
 
-static bool not_yet(Lower *L, Span at, const char *what)
+static bool not_yet(Lower *L, Span at, const char *what, const char *instead)
 {
-    diag_error(P(L)->diag, at, "assigning to %s is not supported yet", what);
+    diag_error(P(L)->diag, at, "%s is not supported yet%s", what, instead);
     return false;
 }
 
@@ -173,7 +173,7 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
             continue;
         }
         if (it->kind == EXPR_NONE)
-            return not_yet(L, it->span, "an index with None");
+            return not_yet(L, it->span, "assigning through an index with None", "");
         if (it->kind == EXPR_SLICE) {
             const Expr *part[3] = { it->lhs, it->rhs, it->step };
             int64_t v[3] = { NPX_NO_BOUND, NPX_NO_BOUND, 1 };
@@ -193,10 +193,10 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
         if (!at)
             return false;
         if (V(P(L), at)->shape.ndim > 0)
-            return not_yet(L, it->span, "an index array, or a mask beside other indices (write x = np.where(...))");
+            return not_yet(L, it->span, "assigning through an index array, or a mask beside other indices",
+                           "; write x = np.where(...)");
         if (!ir_host_int(P(L), at))
-            return not_yet(L, it->span, "positions that an array gives (an index array, or an integer the data "
-                                        "computes)");
+            return not_yet(L, it->span, "assigning at a position the data compute (an integer from an array)", "");
         pick[k++] = (Pick){ PICK_ONE, at, 0, 0, 1, 0, 0 };
     }
     while (k < ndim)
@@ -355,8 +355,8 @@ static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, co
             continue;
         }
         if (k == ndim || !whole[k]) {
-            not_yet(L, at, "a slice or a mask's elements a value that varies along them (assign to whole axes, "
-                           "x[:, 0] = v, or use np.where or np.concatenate)");
+            not_yet(L, at, "assigning a value that varies along a slice or a mask's elements (x[1:3] = y[1:3])",
+                    "; assign whole axes (x[:, 0] = v), or write np.where or np.concatenate");
             return 0;
         }
         if (r.d[j] != 1 && r.d[j] != sel->d[j + off])
