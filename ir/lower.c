@@ -185,7 +185,7 @@ static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
 {
     Program *p = L->p;
     Ref old = lower_changed_value(L, s, b), rhs = b && b->kind == BIND_VALUE ? lower_expr(L, s->value) : 0;
-    if (!old || !rhs || (!V(p, old)->weak && !lower_unshared(L, b, s->op_span)))   /* in place, as NumPy */
+    if (!old || !rhs)
         return 0;
     Ref r = s->op == AST_MATMUL ? build_matmul(p, s->op_span, s->span, old, rhs, "matmul")
                                 : lower_operator(L, s->op, s->op_span, s->span, old, rhs);
@@ -234,9 +234,9 @@ static void lower_assign(Lower *L, const Stmt *s)
     int st = lower_new_stmt(L, ST_ASSIGN, s, s->name);
     int first_val = p->nvals;
     Ref r = s->target ? lower_setitem(L, s, b) : s->op == AST_NOP ? lower_expr(L, s->value) : lower_augmented(L, s, b);
-    /* y = x and views (y = x[1:]) share x's array in NumPy; x[i] = v and
-     * x += v keep it */
-    Ref data = !r ? 0 : s->target || s->op != AST_NOP ? b->data : lower_data(L, r);
+    /* y = x and views (y = x[1:]) share x's array in NumPy; x[i] = v keeps
+     * it (x += v is x = x + v, a new value: SPEC) */
+    Ref data = !r ? 0 : s->target ? b->data : lower_data(L, r);
     /* Values are never aliased: a statement that only names an existing value
      * (y = x) gets its own copy. So does a Python number in a loop, where
      * it may be carried to the next iteration in a variable of its own. */

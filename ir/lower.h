@@ -26,8 +26,8 @@ typedef struct {
     int sym;
     Span first;                  /* where it was first declared */
     Ref data;                    /* BIND_VALUE: the array its value is in NumPy's terms (lower_data):
-                                    names with one data are one array, which x[i] = v and x += v
-                                    change for all of them */
+                                    names with one data are one array, which x[i] = v would change
+                                    for all of them */
     int out[NPX_MAX_LOOPS];      /* BIND_LATE: loops, innermost first */
     int nout;
 } Binding;
@@ -106,10 +106,9 @@ Ref call_einsum(Lower *L, Call *c, int unused);
 Ref lower_subscript(Lower *L, const Expr *e);      /* x[1:, 0, None, ...], x[idx] */
 /* lower_setitem.c: x[index] = v, x[index] op= v: x's new value */
 Ref lower_setitem(Lower *L, const Stmt *s, Binding *b);
-/* the value of the name that x op= v or x[...] = v changes; 0 (reported) when it has none */
+/* the value of the name that x op= v or x[...] = v rebinds; 0 (reported) when it has none */
 Ref lower_changed_value(Lower *L, const Stmt *s, const Binding *b);
 Ref lower_data(Lower *L, Ref r);                  /* the array r is a view of, or r */
-bool lower_unshared(Lower *L, const Binding *b, Span at);   /* may b's array change in place? */
 Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_take(Lower *L, Call *c, int unused);
 /* lower_window.c: slices whose bounds are computed when the program runs */

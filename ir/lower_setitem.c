@@ -115,7 +115,8 @@ static const Stmt *loop_view(const AstProgram *body, const char *name)
     return NULL;
 }
 
-bool lower_unshared(Lower *L, const Binding *b, Span at)
+/* May b's array change in place: does no other name share it? */
+static bool unshared(Lower *L, const Binding *b, Span at)
 {
     Program *p = P(L);
     if (!b->value || V(p, b->value)->shape.ndim == 0)
@@ -424,7 +425,7 @@ Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
         diag_error(p->diag, s->op_span, "@= cannot assign to elements; write the product out");
         return 0;
     }
-    if (!lower_unshared(L, b, s->name_span))
+    if (!unshared(L, b, s->name_span))
         return 0;
     const Shape xs = V(p, x)->shape;
     Ref sel = lower_subscript(L, target), v = sel ? lower_expr(L, s->value) : 0;

@@ -229,7 +229,7 @@ load test_helper
 }
 
 @test "op= with an operand whose size may differ from the name's is checked at run time, NumPy's error, exit 3" {
-    printf 'input y: f32[B, V]\noutput a\na = y[:1] * 2.0\na += y\n' >"$BATS_TEST_TMPDIR/opeq.npx"
+    printf 'input y: f32[B, V]\noutput a\na = y[:1]\na += y\n' >"$BATS_TEST_TMPDIR/opeq.npx"
     build_program "$BATS_TEST_TMPDIR/opeq.npx"
     run -0 "$PROG" --random 1 --dim B=1 --dim V=3 -o "$BATS_TEST_TMPDIR/out1"
     run -3 "$PROG" --random 1 --dim B=2 --dim V=3 -o "$BATS_TEST_TMPDIR/out2"
