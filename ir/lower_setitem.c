@@ -23,10 +23,16 @@ static const Binding *holder(Lower *L, Ref r)
     return NULL;
 }
 
-static bool is_view(const Value *v)
+/* Is v a view of its first argument in NumPy? Basic indexing is, also by
+ * integers npxc takes as positions (x[None, i % n]: a 0-d position is an
+ * integer index to NumPy); index arrays copy. */
+static bool is_view(const Program *p, const Value *v)
 {
+    bool scalar_positions = v->kind == IR_TAKE;
+    for (int i = 1; scalar_positions && i < v->nargs; i++)
+        scalar_positions = p->vals[v->args[i]].shape.ndim == 0;
     return v->kind == IR_INDEX || v->kind == IR_TRANSPOSE || v->kind == IR_EXPAND || v->kind == IR_RESHAPE ||
-           v->kind == IR_BROADCAST;
+           v->kind == IR_BROADCAST || scalar_positions;
 }
 
 Ref lower_data(Lower *L, Ref r)
@@ -37,7 +43,7 @@ Ref lower_data(Lower *L, Ref r)
         const Binding *b = holder(L, r);
         if (b)
             return b->data ? b->data : r;
-        if (!is_view(V(P(L), r)))
+        if (!is_view(P(L), V(P(L), r)))
             return r;
         r = V(P(L), r)->args[0];
     }
