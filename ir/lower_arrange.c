@@ -357,7 +357,7 @@ Ref call_roll(Lower *L, Call *c, int unused)
 static bool pad_pairs(Lower *L, const Expr *e, int ndim, int64_t (*out)[2])
 {
     Program *p = P(L);
-    const Expr *rows[NPX_MAX_RANK], *pair[2];
+    const Expr *rows[NPX_MAX_RANK], *pair[NPX_MAX_RANK];   /* (items fills up to NPX_MAX_RANK) */
     bool nested = (e->kind == EXPR_TUPLE || e->kind == EXPR_LIST) && e->args.n > 0 &&
                   (e->args.v[0]->kind == EXPR_TUPLE || e->args.v[0]->kind == EXPR_LIST);
     int n = nested ? items(e, rows) : 1;
