@@ -118,7 +118,7 @@ class Bench:
 
 # The table's order; programs not named here follow, by name.
 ORDER = ["arith", "transcend", "softmax", "sum_axis0", "sum_axis1", "sum_all",
-         "bincount_i64", "bincount_i32", "autoencoder", "attention", "train"]
+         "bincount_i64", "bincount_i32", "autoencoder", "attention", "train", "rnn"]
 
 
 def find_benches(only):

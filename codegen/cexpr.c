@@ -339,6 +339,16 @@ const char *cx_arange(Emitter *e, const Value *v, const char *i)
     return cx_convert(e, x, t, v->dtype);
 }
 
+Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)
+{
+    const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
+    for (int k = 0, j = 0; k < s->ndim; k++) {
+        const char *first = index_first(e, s->d[k], &sel[k]);
+        o[k] = sel[k].single ? first : stepped(e, first, sel[k].step, idx[j++]);
+    }
+    return o;
+}
+
 static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
 {
     const Value *v = V(e->p, r);
@@ -389,13 +399,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
         }
         return cx_value(e, v->args[0], o, v->dtype);
     }
-    case IR_INDEX:
-        for (int k = 0, j = 0; k < a->shape.ndim; k++) {
-            const AxisIndex *x = &v->sel[k];
-            const char *first = index_first(e, a->shape.d[k], x);
-            o[k] = x->single ? first : stepped(e, first, x->step, idx[j++]);
-        }
-        return cx_value(e, v->args[0], o, v->dtype);
+    case IR_INDEX: return cx_value(e, v->args[0], cx_selected(e, &a->shape, v->sel, idx), v->dtype);
     default:
         fprintf(stderr, "npxc: internal error: value %%%d is neither stored nor inline\n", r);
         return "0";

@@ -65,5 +65,7 @@ bool cx_is_flat(Emitter *e, Ref r, const Shape *s);         /* may r be read wit
 /* The indexes of an operand of shape os read by a value of shape s at idx:
  * broadcasting aligns the last axes, a size-1 axis is read at 0. */
 Idx cx_broadcast_idx(Emitter *e, const Shape *s, Idx idx, const Shape *os);
+/* the index in an array of shape s of element idx of its selection sel (IR_INDEX, IR_UPDATE) */
+Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx);
 
 #endif

@@ -1,6 +1,6 @@
 /* emit_loops.c: the loops that compute one materialized value, one function
- * per kind: elementwise (and views), reductions, matrix products, arange and
- * bincount. Each value is computed into a variable (0-d) or a buffer named
+ * per kind: elementwise (and views), reductions, matrix products, arange,
+ * bincount and element assignment. Each value is computed into a variable (0-d) or a buffer named
  * after it. */
 #include <math.h>
 #include <string.h>
@@ -417,9 +417,43 @@ static void emit_arange(Emitter *e, Ref r)
     e->t->close_nest(e);
 }
 
+/* x[i, 1:3] = v: a copy of x, unless the update took x's buffer over, then
+ * a nest over the selection that writes each new element where the index
+ * puts it. */
+static void emit_update(Emitter *e, Ref r)
+{
+    const Value *u = V(e->p, r), *x = V(e->p, u->args[0]), *v = V(e->p, u->args[1]);
+    if (!u->adopts) {
+        e->t->open_flat(e, u->cname, u->shape.d, u->shape.ndim);
+        emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_load(e, u->args[0], "i"));
+        e->t->close_nest(e);
+    }
+    const char **iv = index_vars(e, v->shape.ndim);
+    e->t->open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim);
+    emit_line(e, "%s = %s;", cx_element(e, r, &u->shape, cx_selected(e, &x->shape, u->sel, iv)),
+              cx_value(e, u->args[1], iv, u->dtype));
+    e->t->close_nest(e);
+}
+
+/* A value that takes its first argument's buffer over (ir.h, adopts). */
+static void emit_adopted(Emitter *e, const Value *v)
+{
+    const char *x = V(e->p, v->args[0])->cname, *ct = dtype_ctype(v->dtype);
+    if (v->kind == IR_UPDATE)
+        emit_line(e, "%s *%s = %s; /* %s's elements change in place: nothing reads the old ones after */", ct,
+                  v->cname, x, x);
+    else
+        emit_line(e, "%s *%s = %s; /* the loop takes over %s's buffer: nothing reads it after */", ct, v->cname, x,
+                  x);
+}
+
 void emit_value_storage(Emitter *e, Ref r, const IrStmt *st)
 {
     const Value *v = V(e->p, r);
+    if (v->adopts) {
+        emit_adopted(e, v);
+        return;
+    }
     switch (v->kind) {
     case IR_REDUCE: emit_reduce_check(e, r, st); break;
     case IR_MATMUL:
@@ -437,6 +471,8 @@ void emit_value_storage(Emitter *e, Ref r, const IrStmt *st)
 
 void emit_value_loops(Emitter *e, Ref r, const IrStmt *st)
 {
+    if (V(e->p, r)->adopts && V(e->p, r)->kind != IR_UPDATE)
+        return;                  /* a loop's carried name: its value before the loop, no copy */
     switch (V(e->p, r)->kind) {
     case IR_REDUCE: emit_reduce(e, r); break;
     case IR_MATMUL: (e->t->matmul ? e->t->matmul : emit_matmul_loops)(e, r); break;
@@ -445,6 +481,7 @@ void emit_value_loops(Emitter *e, Ref r, const IrStmt *st)
     case IR_SORT: emit_sort(e, r); break;
     case IR_COMPRESS: emit_compress(e, r); break;
     case IR_BINCOUNT: e->t->bincount(e, r, st); break;
+    case IR_UPDATE: emit_update(e, r); break;
     case IR_INPUT:
         fprintf(stderr, "npxc: internal error: inputs are not computed\n");
         break;

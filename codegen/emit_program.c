@@ -231,8 +231,9 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
 }
 
 /* The end of an iteration: each carried name takes its new value, whose
- * buffer it owns from now on (the old one is freed); after the loop, the
- * buffers the loop read are freed. */
+ * buffer it owns from now on (the old one is freed, unless an update in the
+ * iteration changed it in place); after the loop, the buffers the loop read
+ * are freed. */
 static void emit_loop_close(Emitter *e, const IrStmt *st)
 {
     Program *p = e->p;
@@ -253,7 +254,7 @@ static void emit_loop_close(Emitter *e, const IrStmt *st)
         if (c->owned && lp->late[k])
             emit_line(e, "if (%s)", c->cname);
         e->indent += c->owned && lp->late[k];
-        if (c->owned)
+        if (c->owned && !ir_buffer_taken(p, lp->carry[k]))
             e->t->free(e, c);
         e->indent -= c->owned && lp->late[k];
         emit_line(e, "%s = %s;", c->cname, next->cname);
@@ -368,9 +369,6 @@ static void emit_statement(Emitter *e, int s)
         const Value *v = V(p, r);
         if (v->kind == IR_INPUT)
             e->t->input(e, v);
-        else if (v->adopts)
-            emit_line(e, "%s *%s = %s; /* the loop takes over %s's buffer: nothing reads it after */",
-                      dtype_ctype(v->dtype), v->cname, V(p, v->args[0])->cname, V(p, v->args[0])->cname);
         else
             emit_value(e, r, st);
         if (ir_sized_by_data(v)) {

@@ -372,12 +372,23 @@ Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index)
     const Shape *in = &V(p, a)->shape;
     Shape s = { 0, { 0 } };
     for (int k = 0; k < in->ndim; k++)
-        if (index[k].from)
+        if (index[k].from && !index[k].single)
             s.d[s.ndim++] = index[k].len;
         else if (!index[k].single)
             s.d[s.ndim++] = ir_slice_dim(p, in->d[k], index[k].start, index[k].stop, index[k].step);
     Ref r = build_view(p, IR_INDEX, span, a, &s);
     memcpy(V(p, r)->sel, index, sizeof(AxisIndex) * (size_t)in->ndim);
+    return r;
+}
+
+Ref build_update(Program *p, Span span, Ref a, const AxisIndex *index, Ref v, Ref old)
+{
+    Ref r = build_view(p, IR_UPDATE, span, a, &V(p, a)->shape);
+    Value *u = V(p, r);
+    memcpy(u->sel, index, sizeof(AxisIndex) * (size_t)u->shape.ndim);
+    u->args[1] = v;
+    u->args[2] = old;
+    u->nargs = old ? 3 : 2;
     return r;
 }
 

@@ -6,12 +6,16 @@ static const char *const kind_name[] = {
     [IR_CAST] = "astype", [IR_BROADCAST] = "broadcast", [IR_TRANSPOSE] = "transpose",
     [IR_EXPAND] = "newaxis", [IR_REDUCE] = "reduce", [IR_MATMUL] = "matmul", [IR_ARANGE] = "arange",
     [IR_BINCOUNT] = "bincount", [IR_COMPRESS] = "compress", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate", [IR_CUMSUM] = "cumsum", [IR_SORT] = "sort",
-    [IR_TAKE] = "take",
+    [IR_TAKE] = "take", [IR_UPDATE] = "setitem",
 };
 
 static void dump_axis_index(FILE *out, Program *p, const char *sep, const AxisIndex *x)
 {
     fprintf(out, "%s", sep);
+    if (x->single && x->from) {
+        fprintf(out, "%%%d", x->from);
+        return;
+    }
     if (x->single) {
         fprintf(out, "%lld", (long long)x->start);
         return;
@@ -57,6 +61,7 @@ static void dump_value(FILE *out, Program *p, Ref r)
     case IR_CUMSUM: fprintf(out, " %s axis=%lld", reduction_name[v->red], (long long)v->ival); break;
     case IR_SORT: fprintf(out, " axis=%lld%s", (long long)v->ival, v->positions ? " positions" : ""); break;
     case IR_INDEX:
+    case IR_UPDATE:
         fprintf(out, " [");
         for (int k = 0; k < p->vals[v->args[0]].shape.ndim; k++)
             dump_axis_index(out, p, k ? ", " : "", &v->sel[k]);

@@ -64,6 +64,17 @@ static void explain_loop(FILE *out, Program *p, const IrStmt *st)
     }
 }
 
+/* An element assignment: where it writes its box of new elements. */
+static void explain_update(FILE *out, Program *p, const Value *u, const char *name)
+{
+    const Value *box = V(p, u->args[1]);
+    const char *what = box->shape.ndim ? arena_printf(p->arena, "the %s elements", shape_str(p, &box->shape, box->dtype, false))
+                                       : "the one element";
+    fprintf(out, "    writes only %s selected, %s\n", what,
+            u->adopts ? arena_printf(p->arena, "in place in %s's buffer (nothing reads the old %s after)", name, name)
+                      : arena_printf(p->arena, "into a copy of %s (an input, or read again after)", name));
+}
+
 void ir_explain(FILE *out, Program *p)
 {
     for (int s = 0; s < p->nstmts; s++) {
@@ -93,6 +104,8 @@ void ir_explain(FILE *out, Program *p)
                     r == st->value ? "" : " (temporary)");
             list_fused(out, p, r, &count);
             fprintf(out, "%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "");
+            if (v->kind == IR_UPDATE)
+                explain_update(out, p, v, st->name);
         }
         if (p->cuda)
             explain_syncs(out, p, s);

@@ -3,7 +3,8 @@
  * one user. Elementwise work feeding elementwise work or a reduction is fused
  * into that loop (and into a cumsum's); -O0 gives every operation its own loop. Views (transpose,
  * broadcast, new axes, indexing, take, reshape), aranges and scalars known in advance need
- * no storage; what a reshape, a sort or a mask reads is stored, in C order. */
+ * no storage; what a reshape, a sort or a mask reads is stored, in C order; an update's new
+ * elements are computed in its loop unless they read the array it changes elsewhere. */
 #include "ir.h"
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
@@ -108,6 +109,32 @@ static void mark_gemm_operands(const Program *p, bool *gemm_read)
     }
 }
 
+/* Does inline value r read x other than as `same` (x at the elements being
+ * written)? */
+static bool reads_elsewhere(const Program *p, Ref r, Ref x, Ref same)
+{
+    const Value *v = &p->vals[r];
+    for (int i = 0; i < v->nargs; i++) {
+        Ref a = v->args[i];
+        if (a == x || (a != same && !p->vals[a].materialize && reads_elsewhere(p, a, x, same)))
+            return true;
+    }
+    return false;
+}
+
+/* An update writes its new elements into x's buffer while it computes
+ * them: those that read x elsewhere (x[1:] = x[:-1]) are stored first. */
+static void store_overlapping_elements(Program *p)
+{
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *u = &p->vals[r];
+        Value *v = &p->vals[u->args[1]];
+        if (u->kind == IR_UPDATE && u->materialize && !v->materialize &&
+            reads_elsewhere(p, u->args[1], u->args[0], u->args[2]))
+            v->materialize = true;
+    }
+}
+
 void ir_fuse(Program *p)
 {
     bool *named = arena_alloc(p->arena, (size_t)p->nvals);
@@ -157,7 +184,8 @@ void ir_fuse(Program *p)
         case IR_UFUNC:
         case IR_CAST: {
             const Value *user = v->uses == 1 ? &p->vals[v->user] : NULL;
-            bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM);
+            bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM ||
+                                    (user->kind == IR_UPDATE && user->args[1] == r));
             v->materialize = named[r] || !p->opt || !fusable || in_order[r];
             break;
         }
@@ -165,4 +193,5 @@ void ir_fuse(Program *p)
             v->materialize = true;
         }
     }
+    store_overlapping_elements(p);
 }

@@ -35,8 +35,17 @@ const char *ir_op_name(const Value *v)
     case IR_TAKE: return "take";
     case IR_CUMSUM: return "cumsum";
     case IR_SORT: return v->positions ? "argsort" : "sort";
+    case IR_UPDATE: return "setitem";
     default: return NULL;
     }
+}
+
+bool ir_buffer_taken(const Program *p, Ref r)
+{
+    for (Ref u = r + 1; u < p->nvals; u++)
+        if (p->vals[u].kind == IR_UPDATE && p->vals[u].adopts && p->vals[u].args[0] == r)
+            return true;
+    return false;
 }
 
 bool ir_swaps_matrices(const Value *v)

@@ -59,7 +59,8 @@ typedef struct {
 typedef struct {
     bool single;                 /* an integer index, in start */
     int64_t start, stop, step;
-    Ref from;                    /* a window's first index (an int64 the host knows), else 0 */
+    Ref from;                    /* a window's first index (an int64 the host knows), or a single
+                                    index the host computes (IR_UPDATE only: >= 0, checked), else 0 */
     Dim len;                     /* a window's length */
 } AxisIndex;
 
@@ -107,6 +108,10 @@ typedef enum {
     IR_COMPRESS,    /* args[0][..., args[1], ...], a boolean mask over its axes from ival on: the
                        elements (or sub-arrays) where it is True, in order, along one axis, at
                        ival, whose size is a SYM_DATA symbol */
+    IR_UPDATE,      /* args[0] with the elements at sel (as IR_INDEX selects them) replaced by
+                       args[1], which has the selection's shape (x[i, 1:3] = v); args[2], when
+                       there, is args[0][sel] itself, which args[1] reads (x[i] += v). Computed
+                       in args[0]'s buffer when nothing reads it after (adopts), else in a copy */
 } IrKind;
 
 typedef struct {
@@ -126,7 +131,7 @@ typedef struct {
     uint32_t axes;               /* REDUCE: reduced axes of args[0] */
     bool keepdims;               /* REDUCE */
     int perm[NPX_MAX_RANK];      /* TRANSPOSE */
-    AxisIndex sel[NPX_MAX_RANK];     /* INDEX: what it does to each axis of args[0] */
+    AxisIndex sel[NPX_MAX_RANK];     /* INDEX, UPDATE: what it does to each axis of args[0] */
     int64_t ival;                /* LITERAL (bool/int), BINCOUNT minlength (a Dim), ARANGE int start */
     double fval;                 /* LITERAL (float), ARANGE float start */
     double step;                 /* ARANGE step */
@@ -146,8 +151,8 @@ typedef struct {
     const char *row_cname;       /* schedule: "e_row" */
     int last_stmt;               /* schedule: last statement that reads it */
     bool owned;                  /* schedule: a buffer this program allocated */
-    bool adopts;                 /* schedule: an ST_CARRY value that takes its entry value's buffer
-                                    (read by nothing after) instead of copying it */
+    bool adopts;                 /* schedule: takes args[0]'s buffer (read by nothing after) instead of
+                                    copying it: an ST_CARRY value, an UPDATE (changes it in place) */
     bool maybe_unbound;          /* schedule: a late value that something reads and that has none when
                                     its loop ran zero times: whether it has one yet is kept beside it */
 } Value;
@@ -310,6 +315,8 @@ bool ir_host_reads_device(const Program *p);
  * numbers, sizes, counters, 0-d inputs and operations on them, not a value
  * a loop carries? */
 bool ir_host_int(const Program *p, Ref r);
+/* Has an update taken r's buffer over (r, a loop's carried value, changes in place)? */
+bool ir_buffer_taken(const Program *p, Ref r);
 static inline bool ir_sized_by_data(const Value *v) { return v->kind == IR_BINCOUNT || v->kind == IR_COMPRESS; }
 /* the size the data give of such a value */
 static inline Dim ir_data_dim(const Value *v) { return v->shape.d[v->kind == IR_COMPRESS ? v->ival : 0]; }

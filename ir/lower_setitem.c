@@ -1,13 +1,15 @@
 /* lower_setitem.c: x[index] = v and x[index] op= v, NumPy's assignment to
- * the elements of x that the index selects. npx has no update in place: the
- * statement binds x to a new value, where(selected, v, x), which the fusion
- * pass computes in one loop (x[m] = 0 is x = where(m, 0, x)). The index is
- * one boolean mask over x's first axes, integers (constants, sizes, loops'
- * counters) and slices with constant bounds (or a loop's window), with '...',
- * or rows and their labels, x[np.arange(B), labels]; the value
- * broadcasts to the selection as in NumPy, and varies only along the axes
- * the index keeps whole. An array that another name shares (y = x, a view
- * y = x[1:] or x.T) cannot change so: NumPy would change both. */
+ * the elements of x that the index selects; the statement binds x to the
+ * new value. Integers (constants, sizes, loops' counters), slices (constant
+ * bounds, or a loop's window) and '...' select a box: an update (ir.h,
+ * IR_UPDATE) computes only its new elements, in x's own buffer when nothing
+ * reads the old x after (schedule.c), and the value broadcasts to the box as
+ * in NumPy. A boolean mask over x's first axes, or rows and their labels,
+ * x[np.arange(B), labels], select scattered elements: x becomes
+ * where(selected, v, x), one fused loop over x (x[m] = 0 is
+ * x = where(m, 0, x)), and the value varies only along the axes the index
+ * keeps whole. An array that another name shares (y = x, a view y = x[1:]
+ * or x.T) cannot change so: NumPy would change both. */
 #include <string.h>
 #include "lower.h"
 
@@ -211,47 +213,6 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
     return true;
 }
 
-/* NumPy's first index of a slice of an axis of n, clipped as it clips */
-static Ref slice_first(Lower *L, Span at, const Pick *pk, Ref n)
-{
-    Program *p = P(L);
-    int64_t a = pk->start;
-    if (a == NPX_NO_BOUND)
-        return pk->step > 0 ? i64(L, at, 0) : lower_operator(L, AST_SUB, at, at, n, i64(L, at, 1));
-    Ref first = a < 0 ? lower_operator(L, AST_ADD, at, at, n, i64(L, at, a)) : i64(L, at, a);
-    Ref lo = i64(L, at, pk->step > 0 ? 0 : -1);
-    Ref hi = pk->step > 0 ? n : lower_operator(L, AST_SUB, at, at, n, i64(L, at, 1));
-    first = build_ufunc(p, at, at, UF_maximum, (Ref[]){ first, lo }, 2, false);
-    return build_ufunc(p, at, at, UF_minimum, (Ref[]){ first, hi }, 2, false);
-}
-
-static Ref both(Lower *L, Span at, Ref a, Ref b) { return a ? lower_operator(L, AST_BITAND, at, at, a, b) : b; }
-
-/* A slice's bound: computed, or a constant (negative: from the end n) */
-static Ref bound(Lower *L, Span at, Ref computed, int64_t c, Ref n)
-{
-    return computed ? computed : c < 0 ? lower_operator(L, AST_SUB, at, at, n, i64(L, at, -c)) : i64(L, at, c);
-}
-
-/* Is position i of an axis of n (i an index along axis k) in the slice? */
-static Ref in_slice(Lower *L, Span at, const Pick *pk, Ref i, Ref n)
-{
-    Ref cond = 0;
-    bool up = pk->step > 0;
-    if (pk->from || pk->start != NPX_NO_BOUND)
-        cond = lower_operator(L, up ? AST_GE : AST_LE, at, at, i, bound(L, at, pk->from, pk->start, n));
-    if (pk->to || pk->stop != NPX_NO_BOUND)
-        cond = both(L, at, cond, lower_operator(L, up ? AST_LT : AST_GT, at, at, i, bound(L, at, pk->to, pk->stop, n)));
-    if (pk->step != 1 && pk->step != -1) {
-        Ref first = slice_first(L, at, pk, n);
-        bool zero = V(P(L), first)->kind == IR_LITERAL && V(P(L), first)->ival == 0;
-        Ref from = zero ? i : lower_operator(L, AST_SUB, at, at, i, first);
-        Ref off = lower_operator(L, AST_MOD, at, at, from, i64(L, at, pk->step < 0 ? -pk->step : pk->step));
-        cond = both(L, at, cond, lower_operator(L, AST_EQ, at, at, off, i64(L, at, 0)));
-    }
-    return cond;
-}
-
 /* The positions of axis k of a shape of ndim axes, as an array that
  * broadcasts along the others. */
 static Ref axis_positions(Lower *L, Span at, Dim d, int k, int ndim)
@@ -261,30 +222,54 @@ static Ref axis_positions(Lower *L, Span at, Dim d, int k, int ndim)
     return others ? build_expand(P(L), at, i, others, ndim) : i;
 }
 
-/* True where the picks select: 0 when they select everything. */
-static Ref selected(Lower *L, Span at, const Shape *s, const Pick *pick)
+/* Is host integer r never negative: a number, a size, the counter of a
+ * loop that counts up from a number? */
+static bool never_negative(const Program *p, Ref r)
 {
-    Ref cond = 0;
-    for (int k = 0; k < s->ndim; k++) {
-        if (pick[k].kind == PICK_WHOLE)
-            continue;
-        Ref i = axis_positions(L, at, s->d[k], k, s->ndim);
-        Ref n = build_dimval(P(L), at, &(Shape){ 1, { s->d[k] } });
-        if (pick[k].kind == PICK_ONE) {           /* a negative position counts from the end */
-            Ref pos = pick[k].at;
-            const Value *pv = V(P(L), pos);
-            if (pv->kind == IR_LITERAL && pv->ival < 0)
-                pos = lower_operator(L, AST_SUB, at, at, n, i64(L, at, -pv->ival));
-            else if (pv->kind != IR_LITERAL) {
-                Ref neg = lower_operator(L, AST_LT, at, at, pos, i64(L, at, 0));
-                Ref wrapped = lower_operator(L, AST_ADD, at, at, pos, n);
-                pos = build_ufunc(P(L), at, at, UF_where, (Ref[]){ neg, wrapped, pos }, 3, false);
-            }
-            cond = both(L, at, cond, lower_operator(L, AST_EQ, at, at, i, pos));
-        } else
-            cond = both(L, at, cond, in_slice(L, at, &pick[k], i, n));
+    const Value *v = &p->vals[r];
+    if (v->kind == IR_LITERAL)
+        return v->ival >= 0;
+    for (int k = 0; v->kind == IR_DIMVAL && k < v->dims.ndim; k++) {
+        Dim d = v->dims.d[k];
+        for (int i = 0; DIM_IS_SYM(d) && i < p->nloops; i++) {
+            const Loop *lp = &p->loops[i];
+            if (lp->counter == DIM_SYMNO(d) && !(lp->step > 0 && never_negative(p, lp->start)))
+                return false;
+        }
     }
-    return cond;
+    return v->kind == IR_DIMVAL;
+}
+
+/* The picks as an update's selection (ir.h, IR_UPDATE): a position the host
+ * computes is wrapped into its axis (lower_subscript has checked that it
+ * lies in it); a slice with a computed bound is a window, as long as the
+ * selection's axis. False when every axis is whole (x[:] = v). */
+static bool selection(Lower *L, Span at, const Shape *xs, const Pick *pick, const Shape *ss, AxisIndex *sel)
+{
+    bool picks = false;
+    for (int k = 0, j = 0; k < xs->ndim; k++) {
+        const Pick *pk = &pick[k];
+        const Value *pv = pk->at ? V(P(L), pk->at) : NULL;
+        picks |= pk->kind != PICK_WHOLE;
+        if (pk->kind == PICK_ONE && pv->kind == IR_LITERAL)
+            sel[k] = (AxisIndex){ true, pv->ival, NPX_NO_BOUND, 1, 0, 0 };
+        else if (pk->kind == PICK_ONE && never_negative(P(L), pk->at))
+            sel[k] = (AxisIndex){ true, 0, NPX_NO_BOUND, 1, pk->at, 0 };
+        else if (pk->kind == PICK_ONE) {
+            Ref n = build_dimval(P(L), at, &(Shape){ 1, { xs->d[k] } });
+            Ref neg = lower_operator(L, AST_LT, at, at, pk->at, i64(L, at, 0));
+            Ref wrapped = lower_operator(L, AST_ADD, at, at, pk->at, n);
+            Ref pos = build_ufunc(P(L), at, at, UF_where, (Ref[]){ neg, wrapped, pk->at }, 3, false);
+            sel[k] = (AxisIndex){ true, 0, NPX_NO_BOUND, 1, pos, 0 };
+        } else if (pk->from || pk->to)
+            sel[k] = (AxisIndex){ false, NPX_NO_BOUND, NPX_NO_BOUND, 1, pk->from ? pk->from : i64(L, at, pk->start),
+                                  ss->d[j++] };
+        else {
+            sel[k] = (AxisIndex){ false, pk->start, pk->stop, pk->step, 0, 0 };
+            j++;
+        }
+    }
+    return picks;
 }
 
 /* x[np.arange(B), labels]: one element of each row, at the column labels
@@ -330,9 +315,31 @@ static const char *tuple_str(Program *p, const Shape *s)
     return arena_strdup(p->arena, buf);
 }
 
-/* v, whose shape must broadcast to the selection's (sel), viewed on x's
- * axes: on axis k of x, the selection's axis keep[k] (-1: none, size 1
- * then); v may vary along x's axis k only where whole[k]. */
+/* Does v's shape broadcast into the selection's, sel, as NumPy assigns?
+ * Sizes known only when the program runs are checked then. */
+static bool fits(Lower *L, Span at, Ref v, const Shape *sel)
+{
+    Program *p = P(L);
+    const Shape r = V(p, v)->shape;
+    int off = sel->ndim - r.ndim;
+    bool ok = off >= 0;
+    for (int j = 0; ok && j < r.ndim; j++)
+        ok = r.d[j] == 1 || !dims_differ(p, r.d[j], sel->d[j + off]);
+    if (!ok) {
+        diag_error(p->diag, at, "could not broadcast input array from shape %s into shape %s", tuple_str(p, &r),
+                   tuple_str(p, sel));
+        return false;
+    }
+    for (int j = 0; j < r.ndim; j++)
+        if (r.d[j] != 1 && r.d[j] != sel->d[j + off])
+            ir_add_check(p, p->nstmts - 1, sel->d[j + off], r.d[j], at,
+                         "could not broadcast input array into the selection");
+    return true;
+}
+
+/* v, which fits the selection's shape (sel), viewed on x's axes: on axis k
+ * of x, the selection's axis keep[k] (-1: none, size 1 then); v may vary
+ * along x's axis k only where whole[k]. */
 static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, const bool *whole, int ndim)
 {
     Program *p = P(L);
@@ -340,14 +347,6 @@ static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, co
     if (r.ndim == 0)                              /* a Python number stays weak */
         return v;
     int off = sel->ndim - r.ndim;
-    bool fits = off >= 0;
-    for (int j = 0; fits && j < r.ndim; j++)
-        fits = r.d[j] == 1 || !dims_differ(p, r.d[j], sel->d[j + off]);
-    if (!fits) {
-        diag_error(p->diag, at, "could not broadcast input array from shape %s into shape %s", tuple_str(p, &r),
-                   tuple_str(p, sel));
-        return 0;
-    }
     AxisIndex drop[NPX_MAX_RANK];
     bool dropping = false;
     uint32_t filled = 0;
@@ -362,13 +361,10 @@ static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, co
             continue;
         }
         if (k == ndim || !whole[k]) {
-            not_yet(L, at, "assigning a value that varies along a slice or a mask's elements (x[1:3] = y[1:3])",
-                    "; assign whole axes (x[:, 0] = v), or write np.where or np.concatenate");
+            not_yet(L, at, "assigning a value that varies along the elements a mask or labels select (x[m] = values)",
+                    "; write x[m] = y[m] with the same mask, or x = np.where(m, y, x)");
             return 0;
         }
-        if (r.d[j] != 1 && r.d[j] != sel->d[j + off])
-            ir_add_check(p, p->nstmts - 1, sel->d[j + off], r.d[j], at,
-                         "could not broadcast input array into the selection");
         filled |= 1u << k;
     }
     Ref x = dropping ? build_index(p, at, v, drop) : v;
@@ -415,6 +411,43 @@ static Ref as_dtype(Lower *L, Span at, Ref v, npx_dtype t)
 
 static int kind(npx_dtype t) { return t == NPX_BOOL ? 0 : dtype_is_int(t) ? 1 : 2; }
 
+/* What the selected elements become, in x's dtype t: v, or for x[...] op= v
+ * the elements they were (old) op v, cast within their kind as NumPy's
+ * in-place operators cast. */
+static Ref new_elements(Lower *L, const Stmt *s, Ref old, Ref v, npx_dtype t)
+{
+    Program *p = P(L);
+    if (s->op == AST_NOP)
+        return as_dtype(L, s->value->span, v, t);
+    Ref r = lower_operator(L, s->op, s->op_span, s->span, old, v);
+    if (r && kind(V(p, r)->dtype) > kind(t)) {
+        diag_error(p->diag, s->op_span, "cannot cast the result of '%s' from %s to %s in place (NumPy casts "
+                   "within a kind only: f64 to f32, not float to int)",
+                   ast_op_text[s->op], dtype_name(V(p, r)->dtype), dtype_name(t));
+        return 0;
+    }
+    return r && V(p, r)->dtype != t ? build_cast(p, s->span, r, t) : r;
+}
+
+/* x[i, 1:3] = v, integers and slices: the new elements have the
+ * selection's shape, and only they are computed: in x's own buffer when
+ * nothing reads x's old elements after (schedule.c), else in a copy of it. */
+static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
+{
+    Program *p = P(L);
+    const Shape xs = V(p, x)->shape, ss = V(p, sel)->shape;
+    Pick pick[NPX_MAX_RANK];
+    AxisIndex at[NPX_MAX_RANK];
+    if (!lower_picks(L, s->target, xs.ndim, pick) || !fits(L, s->value->span, v, &ss))
+        return 0;
+    Ref elements = new_elements(L, s, sel, v, V(p, x)->dtype);
+    if (elements && !shape_equal(&V(p, elements)->shape, &ss))
+        elements = build_broadcast(p, s->span, elements, &ss);
+    if (!elements || !selection(L, s->value->span, &xs, pick, &ss, at))
+        return elements;                          /* x[:] = v, x[...] = v */
+    return build_update(p, s->span, x, at, elements, s->op != AST_NOP ? sel : 0);
+}
+
 Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
 {
     Program *p = P(L);
@@ -456,34 +489,8 @@ Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
         region = m < xs.ndim ? build_expand(p, at, mask, ((1u << xs.ndim) - 1) & ~((1u << m) - 1), xs.ndim) : mask;
     } else if ((region = row_positions(L, target, sel, &xs, keep, whole)))
         placed = place(L, at, v, &ss, keep, whole, xs.ndim);
-    else {
-        Pick pick[NPX_MAX_RANK];
-        if (!lower_picks(L, target, xs.ndim, pick))
-            return 0;
-        for (int k = 0, j = 0; k < xs.ndim; k++) {
-            keep[k] = pick[k].kind == PICK_ONE ? -1 : j++;
-            whole[k] = pick[k].kind == PICK_WHOLE;
-        }
-        placed = place(L, at, v, &ss, keep, whole, xs.ndim);
-        region = placed ? selected(L, at, &xs, pick) : 0;
-    }
-    if (!placed)
-        return 0;
-    npx_dtype t = V(p, x)->dtype;
-    if (s->op != AST_NOP) {                       /* x[m] += v: x + v where m */
-        Ref r = lower_operator(L, s->op, s->op_span, s->span, x, placed);
-        if (r && kind(V(p, r)->dtype) > kind(t)) {   /* NumPy's in-place casting='same_kind' */
-            diag_error(p->diag, s->op_span, "cannot cast the result of '%s' from %s to %s in place (NumPy casts "
-                       "within a kind only: f64 to f32, not float to int)",
-                       ast_op_text[s->op], dtype_name(V(p, r)->dtype), dtype_name(t));
-            return 0;
-        }
-        placed = r && V(p, r)->dtype != t ? build_cast(p, s->span, r, t) : r;
-    } else
-        placed = as_dtype(L, at, placed, t);
-    if (!placed)
-        return 0;
-    if (!region)                                  /* x[:] = v, x[...] = v */
-        return build_broadcast(p, s->span, placed, &xs);
-    return build_ufunc(p, s->op_span, s->span, UF_where, (Ref[]){ region, placed, x }, 3, false);
+    else
+        return update(L, s, x, sel, v);
+    placed = placed ? new_elements(L, s, x, placed, V(p, x)->dtype) : 0;   /* x[m] += v: x + v where m */
+    return placed ? build_ufunc(p, s->op_span, s->span, UF_where, (Ref[]){ region, placed, x }, 3, false) : 0;
 }

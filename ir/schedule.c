@@ -192,6 +192,52 @@ static void adopt_entries(Program *p, bool *moved)
     }
 }
 
+/* Is x, carried by a loop around statement s, read after s in the same
+ * iteration? `read` is where each value is last read, loops aside. */
+static bool read_later_in_iteration(const Program *p, const Loop *lp, Ref x, int s, const int *read)
+{
+    for (Ref w = x + 1; w < p->nvals; w++) {
+        const Value *v = &p->vals[w];
+        int at = v->materialize ? v->stmt : read[w];
+        for (int i = 0; i < v->nargs; i++)
+            if (v->args[i] == x && at > s && at < lp->last)
+                return true;
+    }
+    return false;
+}
+
+/* The loop that carries x over statement s (x is its value of a name bound
+ * before it), or NULL. */
+static const Loop *carrying_loop(const Program *p, Ref x, int s)
+{
+    for (int i = 0; i < p->nloops; i++)
+        for (int k = 0; k < p->loops[i].ncarries; k++)
+            if (p->loops[i].carry[k] == x && !p->loops[i].late[k] && s > p->loops[i].first && s < p->loops[i].last)
+                return &p->loops[i];
+    return NULL;
+}
+
+/* An update changes its array in place, taking its buffer, when nothing
+ * reads the old elements after: it is the array's last reader, or the
+ * array is a loop's carried name that the rest of the iteration does not
+ * read (the next iteration reads the new value; the loop's end then frees
+ * nothing). Fusion has stored the new elements first where they read the
+ * array elsewhere. */
+static void adopt_updates(Program *p, bool *moved, const int *read)
+{
+    for (Ref r = 1; r < p->nvals; r++) {
+        Value *u = &p->vals[r];
+        if (u->kind != IR_UPDATE || !u->owned || !p->vals[u->args[0]].owned)
+            continue;
+        Ref x = u->args[0];
+        const Loop *lp = carrying_loop(p, x, u->stmt);
+        if (lp)
+            u->adopts = !read_later_in_iteration(p, lp, x, u->stmt, read);
+        else if (p->vals[x].last_stmt == u->stmt && !p->is_output[x] && !moved[x])
+            u->adopts = moved[x] = true;
+    }
+}
+
 /* Can late value c have no value after its loop: may the loop run zero
  * times (its bounds are not numbers that say it runs), or the one inside
  * it that bound it? */
@@ -248,6 +294,9 @@ void ir_schedule(Program *p)
             p->is_output[p->output_vals[j]] = true;
     bool *moved = arena_alloc(p->arena, (size_t)p->nvals);
     find_last_uses(p);
+    int *read = arena_alloc(p->arena, sizeof(int) * (size_t)p->nvals);
+    for (Ref r = 1; r < p->nvals; r++)
+        read[r] = p->vals[r].last_stmt;
     live_through_loops(p, moved);
     schedule_rows(p);
     name_values(p);
@@ -256,6 +305,7 @@ void ir_schedule(Program *p)
         v->owned = v->materialize && v->kind != IR_INPUT && (v->shape.ndim > 0 || p->cuda);
     }
     adopt_entries(p, moved);
+    adopt_updates(p, moved, read);
     plan_bound_checks(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];

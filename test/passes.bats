@@ -220,3 +220,22 @@ program() {
     grep -qF 'i1 == npx_take(st, 7, y[i0], N, 1) ? (g_2' "$BATS_TEST_TMPDIR/p.c"
     ! grep -qF 'int64_t *arange' "$BATS_TEST_TMPDIR/p.c"   # (no arange stored)
 }
+
+@test "h[t] = ... in a loop writes one row of h's own buffer per iteration: no copy of h, fused, freed once" {
+    program $'input x: f32[T, B, D]\ninput W: f32[D, H]\ninput U: f32[H, H]\noutput h\nh = np.zeros((T, B, H), dtype=np.float32)\nfor t in range(1, T):\n    h[t] = np.tanh(x[t] @ W + h[t - 1] @ U)'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: setitem -> h_3 f32[T, B, H] (fused: tanh, add)' <<<"$NPX_OUTPUT"
+    grep -qF "writes only the f32[B, H] elements selected, in place in h's buffer" <<<"$NPX_OUTPUT"
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'h_3[t * B * H + i0 * H + i1] = tanhf(' "$BATS_TEST_TMPDIR/p.c"
+    ! grep -q 'h_3\[i\] = h_2\[i\]' "$BATS_TEST_TMPDIR/p.c"       # (no copy of h)
+    ! grep -q 'npx_free(h_2)' "$BATS_TEST_TMPDIR/p.c"             # (the loop's end frees nothing)
+}
+
+@test "an update copies an input, and stores new elements that read the array elsewhere first" {
+    program $'input x: f32[N]\noutput x, y\nx[0] = 1.0\ny = x * 2.0\ny[1:] = y[:-1]'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF "writes only the one element selected, into a copy of x (an input" <<<"$NPX_OUTPUT"
+    grep -qF 'loop: index -> part_2 f32[N-1] (temporary)' <<<"$NPX_OUTPUT"
+    grep -qF "writes only the f32[N-1] elements selected, in place in y's buffer" <<<"$NPX_OUTPUT"
+}

@@ -145,6 +145,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/setitem.npx"
 }
 
+@test "element assignment computes only the selected box, in place when nothing reads the old array, as NumPy assigns" {
+    check_program "$BATS_TEST_DIRNAME/programs/update.npx"
+}
+
 @test "median, quantile and percentile match NumPy: along axes, of integers, with NaN, odd and even lengths" {
     check_program "$BATS_TEST_DIRNAME/programs/quantiles.npx"
     check_program "$BATS_TEST_DIRNAME/programs/quantiles.npx" --random 4 --dim N=8 --dim D=1

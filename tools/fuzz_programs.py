@@ -73,8 +73,9 @@ npxc never does for a length it learns at run time (nor for a symbol's).
 
 Element assignment (--setitems P: the rate of statements that are one):
 x[mask] = v, x[0] += v, x[-1] -= v, x[1::2] *= v, x[:-1] = v, x[...] = v with a
-literal value (op= only of the array's kind), on arrays of a length the sizes
-give. NumPy changes every name that shares the array; npxc refuses those
+literal value (op= only of the array's kind) or, by integers and slices, a
+part of x that overlaps the selection (x[:-1] = x[1:], x[0] += x[-1],
+x[1::2] = x[1::2][::-1]), on arrays of a length the sizes give. NumPy changes every name that shares the array; npxc refuses those
 programs ("changing a shared array is not supported yet"), counted as
 discarded. Statistics (--statistics W): median, quantile, percentile (one
 axis or None, keepdims), nansum, nanmean, nanmax, nanmin, nanvar, nanstd
@@ -1661,11 +1662,19 @@ class Gen:
         keys = {"0": 0, "-1": -1, "1::2": slice(1, None, 2), ":-1": slice(None, -1), "...": Ellipsis}
         index = r.choice(["mask", "mask", "mask"] + list(keys))
         sel = binop(r.choice(["<", ">", "!="]), old, self.literal()) if index == "mask" else None
+        # or a value read from t itself, of the selection's shape, that overlaps it
+        own = {"0": ("%s[-1]", lambda a: a[-1]), "-1": ("%s[0]", lambda a: a[0]), ":-1": ("%s[1:]", lambda a: a[1:]),
+               "1::2": ("%s[1::2][::-1]", lambda a: a[1::2][::-1]), "...": ("%s[::-1]", lambda a: a[::-1])}
+        if sel is None and r.random() < 0.5:
+            text, part = own[index]
+            value = self.leaf(text % t, lambda env, part=part: part(env[t]), self.exact[t])
+        else:
+            value = self.literal()
         index = sel.text if sel is not None else index
-        value = self.literal()
         dt = np.asarray(old.g).dtype
         op = r.choice(["", "", "+", "-", "*"]) if dt.kind != "b" else ""
-        if op and (value.g is True or value.g is False or (dt.kind in "iu") != isinstance(value.g, int)):
+        if op and np.ndim(value.g) == 0 and (value.g is True or value.g is False or
+                                             (dt.kind in "iu") != isinstance(value.g, int)):
             raise Reject("op= whose result NumPy would not cast back")
 
         def fn(a, *rest):
