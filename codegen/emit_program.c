@@ -251,12 +251,13 @@ static void emit_loop_close(Emitter *e, const IrStmt *st)
         emit_line(e, "/* %s: the last iteration's, for after the loop */", names[1]);
     for (int k = 0; k < lp->ncarries; k++) {
         const Value *c = V(p, lp->carry[k]), *next = V(p, lp->next[k]);
-        if (c->owned && lp->late[k])
+        bool frees = c->owned && !ir_buffer_taken(p, lp->carry[k], lp->first, lp->last);
+        if (frees && lp->late[k])
             emit_line(e, "if (%s)", c->cname);
-        e->indent += c->owned && lp->late[k];
-        if (c->owned && !ir_buffer_taken(p, lp->carry[k]))
+        e->indent += frees && lp->late[k];
+        if (frees)
             e->t->free(e, c);
-        e->indent -= c->owned && lp->late[k];
+        e->indent -= frees && lp->late[k];
         emit_line(e, "%s = %s;", c->cname, next->cname);
         if (c->shape.ndim == 0 && e->t->scalar_locals && c->maybe_unbound)
             emit_line(e, "%s = %s;", bound_flag(e, c), next->maybe_unbound ? bound_flag(e, next) : "true");

@@ -40,11 +40,13 @@ const char *ir_op_name(const Value *v)
     }
 }
 
-bool ir_buffer_taken(const Program *p, Ref r)
+bool ir_buffer_taken(const Program *p, Ref r, int first, int last)
 {
-    for (Ref u = r + 1; u < p->nvals; u++)
-        if (p->vals[u].kind == IR_UPDATE && p->vals[u].adopts && p->vals[u].args[0] == r)
+    for (Ref u = r + 1; u < p->nvals; u++) {
+        const Value *v = &p->vals[u];
+        if (v->kind == IR_UPDATE && v->adopts && v->args[0] == r && v->stmt > first && v->stmt < last)
             return true;
+    }
     return false;
 }
 

@@ -315,8 +315,9 @@ bool ir_host_reads_device(const Program *p);
  * numbers, sizes, counters, 0-d inputs and operations on them, not a value
  * a loop carries? */
 bool ir_host_int(const Program *p, Ref r);
-/* Has an update taken r's buffer over (r, a loop's carried value, changes in place)? */
-bool ir_buffer_taken(const Program *p, Ref r);
+/* Has an update between statements first and last taken r's buffer over (r, a
+ * loop's carried value, changes in place in the loop's body)? */
+bool ir_buffer_taken(const Program *p, Ref r, int first, int last);
 static inline bool ir_sized_by_data(const Value *v) { return v->kind == IR_BINCOUNT || v->kind == IR_COMPRESS; }
 /* the size the data give of such a value */
 static inline Dim ir_data_dim(const Value *v) { return v->shape.d[v->kind == IR_COMPRESS ? v->ival : 0]; }
