@@ -40,6 +40,13 @@ const char *ir_op_name(const Value *v)
     }
 }
 
+bool ir_loop_runs(const Program *p, const Loop *lp)
+{
+    const Value *start = &p->vals[lp->start], *stop = &p->vals[lp->stop];
+    return start->kind == IR_LITERAL && stop->kind == IR_LITERAL &&
+           (lp->step > 0 ? start->ival < stop->ival : start->ival > stop->ival);
+}
+
 bool ir_buffer_taken(const Program *p, Ref r, int first, int last)
 {
     for (Ref u = r + 1; u < p->nvals; u++) {

@@ -315,6 +315,8 @@ bool ir_host_reads_device(const Program *p);
  * numbers, sizes, counters, 0-d inputs and operations on them, not a value
  * a loop carries? */
 bool ir_host_int(const Program *p, Ref r);
+/* Does the loop run at least once, as its bounds, numbers, say? */
+bool ir_loop_runs(const Program *p, const Loop *lp);
 /* Has an update between statements first and last taken r's buffer over (r, a
  * loop's carried value, changes in place in the loop's body)? */
 bool ir_buffer_taken(const Program *p, Ref r, int first, int last);

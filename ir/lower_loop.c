@@ -304,6 +304,7 @@ void lower_for(Lower *L, const Stmt *s)
     Names names = { 0 };
     assigned_names(L, &s->body, &names);
     bool *before = arena_alloc(p->arena, (size_t)names.n + 1);
+    Ref *entry_data = arena_alloc(p->arena, sizeof(Ref) * ((size_t)names.n + 1));
     size_t n = (size_t)names.n + 1;
     lp.carry = arena_alloc(p->arena, sizeof(Ref) * n);
     lp.next = arena_alloc(p->arena, sizeof(Ref) * n);
@@ -312,8 +313,10 @@ void lower_for(Lower *L, const Stmt *s)
     for (int k = 0; k < names.n; k++) {
         Binding *b = lower_find(L, names.v[k]);
         before[k] = b && b->kind == BIND_VALUE && b->value && names.v[k] != s->name;
-        if (before[k])
-            add_carry(&lp, names.v[k], carry(L, s, b), false);
+        if (!before[k])
+            continue;
+        entry_data[k] = b->data ? b->data : b->value;
+        add_carry(&lp, names.v[k], carry(L, s, b), false);
     }
 
     int li = p->nloops;
@@ -348,6 +351,8 @@ void lower_for(Lower *L, const Stmt *s)
         if (check_next(L, lp.carry[j], b->value, names.v[k], s))
             lp.next[j] = b->value;
         b->value = lp.carry[j++];
+        if (!ir_loop_runs(p, &lp))               /* still its array before the loop, maybe (y = x) */
+            b->data = entry_data[k];
     }
     if (own_counter) {
         Binding *b = lower_find(L, s->name);

@@ -246,11 +246,7 @@ static bool may_be_unbound(const Program *p, Ref c)
     const Value *v = &p->vals[c];
     if (!v->late)
         return false;
-    const Loop *lp = &p->loops[v->loop];
-    const Value *start = &p->vals[lp->start], *stop = &p->vals[lp->stop];
-    bool runs = start->kind == IR_LITERAL && stop->kind == IR_LITERAL &&
-                (lp->step > 0 ? start->ival < stop->ival : start->ival > stop->ival);
-    return !runs || may_be_unbound(p, lp->next[v->carry]);
+    return !ir_loop_runs(p, &p->loops[v->loop]) || may_be_unbound(p, p->loops[v->loop].next[v->carry]);
 }
 
 /* Statement st reads maybe_unbound value c: one check before it, however
