@@ -77,6 +77,8 @@ def numpy_runner(prog, inputs, sizes):
         for st in stmts:
             if st[0] == "assign":
                 env[st[3]] = eval(st[5], glob, env)
+            elif st[0] == "setitem":                # x[index] = v: in place, as NumPy does
+                exec(st[5], glob, env)
             elif st[0] == "for":
                 for i in eval(st[4], glob, dict(env, range=range)):
                     env[st[3]] = i
