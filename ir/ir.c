@@ -99,11 +99,38 @@ int ir_add_sym(Program *p, const char *name, SymKind kind)
 
 /* A check the statement has already (the same condition) is not added:
  * the first one's message is the one a run would give. */
+/* Do host integers a and b compute the same, operation for operation (t
+ * lowered twice, for x[t] and for y[t])? */
+static bool same_host_int(const Program *p, Ref a, Ref b)
+{
+    const Value *u = &p->vals[a], *v = &p->vals[b];
+    if (a == b)
+        return true;
+    if (!a || !b || u->kind != v->kind || u->dtype != v->dtype || u->nargs != v->nargs)
+        return false;
+    switch (u->kind) {
+    case IR_LITERAL: return u->ival == v->ival;
+    case IR_DIMVAL: return shape_equal(&u->dims, &v->dims);
+    case IR_INPUT: return u->index == v->index;
+    case IR_UFUNC:
+        if (u->ufunc != v->ufunc)
+            return false;
+        /* fall through */
+    case IR_CAST:
+        for (int i = 0; i < u->nargs; i++)
+            if (!same_host_int(p, u->args[i], v->args[i]))
+                return false;
+        return ir_host_int(p, a) && ir_host_int(p, b);
+    default: return false;
+    }
+}
+
 static void add_check(Program *p, int stmt, SizeCheck c)
 {
     IrStmt *s = &p->stmts[stmt];
     for (int i = 0; i < s->nchecks; i++)
-        if (s->checks[i].kind == c.kind && s->checks[i].a == c.a && s->checks[i].b == c.b && s->checks[i].from == c.from)
+        if (s->checks[i].kind == c.kind && s->checks[i].a == c.a && s->checks[i].b == c.b &&
+            same_host_int(p, s->checks[i].from, c.from))
             return;
     s->checks = arena_grow(p->arena, s->checks, &s->capchecks, s->nchecks + 1, sizeof(SizeCheck));
     s->checks[s->nchecks++] = c;

@@ -235,3 +235,9 @@ load test_helper
     run -3 "$PROG" --random 1 --dim B=2 --dim V=3 -o "$BATS_TEST_TMPDIR/out2"
     [[ $output == *"opeq.npx:4: non-broadcastable output operand: B[:1] is 1 but B is 2"* ]]
 }
+
+@test "a position the loop computes, read twice in a statement (x[t - 1] and z[t - 1]), is checked once" {
+    printf 'input x: f32[T, D]\ninput z: f32[T, D]\noutput y\nfor t in range(T):\n    y = x[t - 1] + z[t - 1]\n' >"$BATS_TEST_TMPDIR/p.npx"
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    [ "$(grep -c 'const int64_t npx_position = npx_sub_i64(t, 1);' "$BATS_TEST_TMPDIR/p.c")" -eq 1 ]
+}
