@@ -9,52 +9,91 @@
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
 
-/* How many times r reads q: as its arguments (x * x: twice), or once for
- * a size q's data give (a bincount, x[mask]: x[m].size needs x[m])? */
-static int reads(const Program *p, Ref r, Ref q)
+/* The values whose sizes the data give (a bincount, x[mask]): by[k] gives
+ * symbol syms[k]. */
+typedef struct {
+    int n;
+    int *syms;
+    Ref *by;
+} DataSizes;
+
+static DataSizes data_sizes(Program *p)
 {
-    const Value *v = &p->vals[r];
-    int n = 0;
-    for (int i = 0; i < v->nargs; i++)
-        n += v->args[i] == q;
-    if (n || !ir_sized_by_data(&p->vals[q]))
-        return n;
-    Dim given = ir_data_dim(&p->vals[q]);
-    for (int k = 0; k < v->shape.ndim; k++)
-        if (ir_dim_depends(p, v->shape.d[k], given))
-            return 1;
-    for (int k = 0; v->kind == IR_DIMVAL && k < v->dims.ndim; k++)
-        if (ir_dim_depends(p, v->dims.d[k], given))
-            return 1;
-    return 0;
+    DataSizes d = { 0, arena_alloc(p->arena, sizeof(int) * (size_t)p->nvals),
+                    arena_alloc(p->arena, sizeof(Ref) * (size_t)p->nvals) };
+    for (Ref r = 1; r < p->nvals; r++)
+        if (ir_sized_by_data(&p->vals[r])) {
+            d.syms[d.n] = DIM_SYMNO(ir_data_dim(&p->vals[r]));
+            d.by[d.n++] = r;
+        }
+    return d;
 }
 
-/* A value is live when it is named or a live value reads it (each reads
- * only values before it). What lowering built and nothing needs (x[m] = 0
- * reads x[m] for its shape and checks only) is not. */
-static bool *mark_live(Program *p, const bool *named)
+/* Does r's shape (a size's dims) need data size k, for x[m].size? */
+static bool sized_from(const Program *p, Ref r, const DataSizes *d, int k)
+{
+    const Value *v = &p->vals[r];
+    if (d->by[k] >= r)
+        return false;
+    Dim given = DIM_SYM(d->syms[k]);
+    for (int i = 0; i < v->shape.ndim; i++)
+        if (ir_dim_depends(p, v->shape.d[i], given))
+            return true;
+    for (int i = 0; v->kind == IR_DIMVAL && i < v->dims.ndim; i++)
+        if (ir_dim_depends(p, v->dims.d[i], given))
+            return true;
+    return false;
+}
+
+static bool reads_arg(const Value *v, Ref q)
+{
+    for (int i = 0; i < v->nargs; i++)
+        if (v->args[i] == q)
+            return true;
+    return false;
+}
+
+/* A value is live when it is named or a live value reads it: as an
+ * argument, or for a size its data give (each reads only values before
+ * it). What lowering built and nothing needs (x[m] = 0 reads x[m] for its
+ * shape and checks only) is not. */
+static bool *mark_live(Program *p, const bool *named, const DataSizes *d)
 {
     bool *live = arena_alloc(p->arena, (size_t)p->nvals);
-    for (Ref q = p->nvals - 1; q >= 1; q--)
-        for (Ref r = q + 1; !(live[q] |= named[q]) && r < p->nvals; r++)
-            live[q] = live[r] && reads(p, r, q) > 0;
+    for (Ref r = p->nvals - 1; r >= 1; r--) {
+        const Value *v = &p->vals[r];
+        if (!(live[r] |= named[r]))
+            continue;
+        for (int i = 0; i < v->nargs; i++)
+            live[v->args[i]] = true;
+        for (int k = 0; k < d->n; k++)
+            live[d->by[k]] |= sized_from(p, r, d, k);
+    }
     return live;
 }
 
-/* how many live values read each value, and which one when it is one */
-static void count_uses(Program *p, const bool *live)
+static void add_use(Program *p, Ref q, Ref user)
+{
+    if (p->vals[q].uses++ == 0)
+        p->vals[q].user = user;
+}
+
+/* how many times live values read each value (x * x: twice; a size its
+ * data give: once), and which one when it is one */
+static void count_uses(Program *p, const bool *live, const DataSizes *d)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         p->vals[r].uses = 0;
         p->vals[r].user = 0;
     }
-    for (Ref q = 1; q < p->nvals; q++)
-        for (Ref r = q + 1; r < p->nvals; r++) {
-            int n = live[r] ? reads(p, r, q) : 0;
-            if (n && p->vals[q].uses == 0)
-                p->vals[q].user = r;
-            p->vals[q].uses += n;
-        }
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *v = &p->vals[r];
+        for (int i = 0; live[r] && i < v->nargs; i++)
+            add_use(p, v->args[i], r);
+        for (int k = 0; live[r] && k < d->n; k++)
+            if (!reads_arg(v, d->by[k]) && sized_from(p, r, d, k))
+                add_use(p, d->by[k], r);
+    }
 }
 
 /* k * (a @ b) and (a @ b) * k, k a Python number, become one product with
@@ -144,7 +183,8 @@ void ir_fuse(Program *p)
         for (int k = 0; k < p->loops[i].ncarries; k++)
             named[p->loops[i].carry[k]] = named[p->loops[i].next[k]] = true;
     bool *in_order = arena_alloc(p->arena, (size_t)p->nvals);   /* read as stored, in C order: by a reshape, a sort, a mask */
-    bool *live = mark_live(p, named);
+    DataSizes sizes = data_sizes(p);
+    bool *live = mark_live(p, named, &sizes);
     for (Ref r = 1; r < p->nvals; r++) {          /* (a sort reads a reshape where its operand is stored) */
         const Value *v = &p->vals[r];
         if (!live[r])
@@ -154,9 +194,9 @@ void ir_fuse(Program *p)
         if (v->kind == IR_COMPRESS)
             in_order[v->args[0]] = in_order[v->args[1]] = true;
     }
-    count_uses(p, live);
+    count_uses(p, live, &sizes);
     fold_scales(p, named);
-    count_uses(p, live);
+    count_uses(p, live, &sizes);
     bool *gemm_read = arena_alloc(p->arena, (size_t)p->nvals);
     if (p->opt)
         mark_gemm_operands(p, gemm_read);
