@@ -35,15 +35,15 @@ static Ref fraction(Lower *L, const Expr *e, int which)
                    which == PERCENTILE ? "percentile" : "quantile");
         return 0;
     }
-    double f = v->kind != IR_LITERAL ? 0.5 : dtype_is_float(v->dtype) ? v->fval : (double)v->ival;
-    if (!(f >= 0 && f <= which)) {
-        diag_error(p->diag, e->span, which == PERCENTILE ? "Percentiles must be in the range [0, 100]"
-                                                         : "Quantiles must be in the range [0, 1]");
-        return 0;
-    }
     if (v->kind != IR_LITERAL) {
         diag_error(p->diag, e->span, "%s: a q computed when the program runs is not supported yet",
                    which == PERCENTILE ? "percentile" : "quantile");
+        return 0;
+    }
+    double f = dtype_is_float(v->dtype) ? v->fval : (double)v->ival;
+    if (!(f >= 0 && f <= which)) {
+        diag_error(p->diag, e->span, which == PERCENTILE ? "Percentiles must be in the range [0, 100]"
+                                                         : "Quantiles must be in the range [0, 1]");
         return 0;
     }
     return which == PERCENTILE ? lower_operator(L, AST_DIV, e->span, e->span, q, i64(p, e->span, 100)) : q;
