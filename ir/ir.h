@@ -199,6 +199,9 @@ typedef struct {
     int nchecks, capchecks;
     Ref *frees;                  /* schedule: buffers to free after this statement */
     int nfrees, capfrees;
+    Ref *named_late;             /* lower: the late values (Loop.late) it names, maybe for their shape
+                                    alone (t.shape[0]): each must have one, as any value it reads */
+    int nnamed_late, capnamed_late;
     Ref *bound_checks;           /* schedule: the maybe_unbound values it reads, in Ref order: each must
                                     have a value before it runs (else Python's NameError) */
     int nbound_checks, capbound_checks;

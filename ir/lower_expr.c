@@ -717,6 +717,11 @@ static Ref lower_name(Lower *L, const Expr *e)
 {
     Program *p = P(L);
     Binding *b = e->np_prefix ? NULL : lower_find(L, e->name);
+    if (b && b->kind == BIND_VALUE && V(p, b->value)->late && p->nstmts > 0) {
+        IrStmt *st = &p->stmts[p->nstmts - 1];   /* it reads the name, if only for its shape */
+        st->named_late = arena_grow(p->arena, st->named_late, &st->capnamed_late, st->nnamed_late + 1, sizeof(Ref));
+        st->named_late[st->nnamed_late++] = b->value;
+    }
     if (b && b->kind == BIND_VALUE)
         return b->value;
     if (b && b->kind == BIND_CONST)

@@ -272,14 +272,22 @@ static void add_bound_check(Program *p, IrStmt *st, Ref c)
  * the inner one's. */
 static void plan_bound_checks(Program *p)
 {
+    bool *named = arena_alloc(p->arena, (size_t)p->nvals);
+    for (int s = 0; s < p->nstmts; s++)
+        for (int i = 0; i < p->stmts[s].nnamed_late; i++)
+            named[p->stmts[s].named_late[i]] = true;
     for (Ref c = 1; c < p->nvals; c++)
-        p->vals[c].maybe_unbound = may_be_unbound(p, c) && (p->vals[c].uses || p->is_output[c]);
+        p->vals[c].maybe_unbound = may_be_unbound(p, c) && (p->vals[c].uses || p->is_output[c] || named[c]);
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = &p->vals[r];
         for (int i = 0; i < v->nargs && !v->late; i++)
             if (p->vals[v->args[i]].maybe_unbound)
                 add_bound_check(p, &p->stmts[v->stmt], v->args[i]);
     }
+    for (int s = 0; s < p->nstmts; s++)
+        for (int i = 0; i < p->stmts[s].nnamed_late; i++)
+            if (p->vals[p->stmts[s].named_late[i]].maybe_unbound)
+                add_bound_check(p, &p->stmts[s], p->stmts[s].named_late[i]);
 }
 
 void ir_schedule(Program *p)

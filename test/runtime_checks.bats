@@ -159,6 +159,11 @@ load test_helper
     build_program "$BATS_TEST_TMPDIR/rows.npx"
     run -3 "$PROG" --random 1 --dim B=3 --dim V=4 m=0 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"rows.npx:6: name 't' is not defined (the loop on line 4 ran zero times)"* ]]
+    # a read of its shape alone, which npxc knows before the program runs
+    printf 'input x: f32[B]\noutput n\nfor i in range(B):\n    t = x * i\nn = t.shape[0] + 1\n' >"$BATS_TEST_TMPDIR/shape.npx"
+    build_program "$BATS_TEST_TMPDIR/shape.npx"
+    run -3 "$PROG" --random 1 --dim B=0 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"shape.npx:5: name 't' is not defined (the loop on line 3 ran zero times)"* ]]
 }
 
 @test "a mask of another length, or two masked arrays of different lengths, are run-time errors, exit 3" {
