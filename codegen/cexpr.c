@@ -343,8 +343,14 @@ Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)
 {
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     for (int k = 0, j = 0; k < s->ndim; k++) {
-        const char *first = index_first(e, s->d[k], &sel[k]);
-        o[k] = sel[k].single ? first : stepped(e, first, sel[k].step, idx[j++]);
+        const AxisIndex *x = &sel[k];
+        if (x->single && x->from && V(e->p, x->from)->shape.ndim > 0) {   /* positions: checked as read */
+            o[k] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->stmt->line,
+                                cx_value(e, x->from, idx, NPX_I64), cx_dim(e, s->d[k]), k);
+            continue;
+        }
+        const char *first = index_first(e, s->d[k], x);
+        o[k] = x->single ? first : stepped(e, first, x->step, idx[j++]);
     }
     return o;
 }

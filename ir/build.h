@@ -13,7 +13,7 @@ Ref build_broadcast(Program *p, Span span, Ref a, const Shape *s);
 Ref build_transpose(Program *p, Span span, Ref a, const int *perm);   /* perm NULL: reverse */
 Ref build_expand(Program *p, Span span, Ref a, uint32_t new_axes, int ndim);
 Ref build_index(Program *p, Span span, Ref a, const AxisIndex *index);   /* one per axis of a */
-/* a with a[index] = v (v has a[index]'s shape); old: a[index], which v reads (x[i] += v), or 0 */
+/* a with a[index] = v (v has a[index]'s shape); old: a[index] (which v may read: x[i] += v), or 0 */
 Ref build_update(Program *p, Span span, Ref a, const AxisIndex *index, Ref v, Ref old);
 Ref build_reshape(Program *p, Span span, Ref a, const Shape *s);         /* s: a's size, checked */
 /* cumsum (red sum), cumprod (prod); t: dtype=, or bool */

@@ -4,16 +4,17 @@
  * the device. */
 #include "ir.h"
 
-/* The operations computed inline inside value r's loop. */
-static void list_fused(FILE *out, Program *p, Ref r, int *count)
+/* The operations computed inline inside value r's loop, each once (seen). */
+static void list_fused(FILE *out, Program *p, Ref r, int *count, bool *seen)
 {
     const Value *v = V(p, r);
     for (int i = 0; i < v->nargs; i++) {
         const Value *a = V(p, v->args[i]);
-        if (a->materialize || !ir_op_name(a))
+        if (a->materialize || !ir_op_name(a) || seen[v->args[i]])
             continue;
+        seen[v->args[i]] = true;
         fprintf(out, "%s%s", (*count)++ ? ", " : " (fused: ", ir_op_name(a));
-        list_fused(out, p, v->args[i], count);
+        list_fused(out, p, v->args[i], count, seen);
     }
 }
 
@@ -102,7 +103,7 @@ void ir_explain(FILE *out, Program *p)
             fprintf(out, "    %s: %s -> %s %s%s", p->cuda ? "kernel" : "loop", ir_op_name(v), v->cname,
                     shape_str(p, &v->shape, v->dtype, false),
                     r == st->value ? "" : " (temporary)");
-            list_fused(out, p, r, &count);
+            list_fused(out, p, r, &count, arena_alloc(p->arena, (size_t)p->nvals));
             fprintf(out, "%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "");
             if (v->kind == IR_UPDATE)
                 explain_update(out, p, v, st->name);

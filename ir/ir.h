@@ -60,7 +60,9 @@ typedef struct {
     bool single;                 /* an integer index, in start */
     int64_t start, stop, step;
     Ref from;                    /* a window's first index (an int64 the host knows), or a single
-                                    index the host computes (IR_UPDATE only: >= 0, checked), else 0 */
+                                    index the host computes (IR_UPDATE only: >= 0, checked) or an
+                                    integer array read at the box's first axes (IR_UPDATE only:
+                                    x[np.arange(B), labels], checked and wrapped as read), else 0 */
     Dim len;                     /* a window's length */
 } AxisIndex;
 
@@ -110,8 +112,9 @@ typedef enum {
                        ival, whose size is a SYM_DATA symbol */
     IR_UPDATE,      /* args[0] with the elements at sel (as IR_INDEX selects them) replaced by
                        args[1], which has the selection's shape (x[i, 1:3] = v); args[2], when
-                       there, is args[0][sel] itself, which args[1] reads (x[i] += v). Computed
-                       in args[0]'s buffer when nothing reads it after (adopts), else in a copy */
+                       there, is args[0][sel] itself, which args[1] may read (x[i] += v) and
+                       which reads the positions sel takes (labels). Computed in args[0]'s
+                       buffer when nothing reads it after (adopts), else in a copy */
 } IrKind;
 
 typedef struct {

@@ -1,15 +1,15 @@
 /* lower_setitem.c: x[index] = v and x[index] op= v, NumPy's assignment to
  * the elements of x that the index selects; the statement binds x to the
  * new value. Integers (constants, sizes, loops' counters), slices (constant
- * bounds, or a loop's window) and '...' select a box: an update (ir.h,
- * IR_UPDATE) computes only its new elements, in x's own buffer when nothing
- * reads the old x after (schedule.c), and the value broadcasts to the box as
- * in NumPy. A boolean mask over x's first axes, or rows and their labels,
- * x[np.arange(B), labels], select scattered elements: x becomes
- * where(selected, v, x), one fused loop over x (x[m] = 0 is
- * x = where(m, 0, x)), and the value varies only along the axes the index
- * keeps whole. An array that another name shares (y = x, a view y = x[1:]
- * or x.T) cannot change so: NumPy would change both. */
+ * bounds, or a loop's window) and '...', or rows and their labels,
+ * x[np.arange(B), labels], select a box: an update (ir.h, IR_UPDATE)
+ * computes only its new elements, in x's own buffer when nothing reads the
+ * old x after (schedule.c), and the value broadcasts to the box as in
+ * NumPy. A boolean mask over x's first axes selects scattered elements: x
+ * becomes where(m, v, x), one fused loop over x (x[m] = 0 is
+ * x = where(m, 0, x)), and the value varies only along the axes the mask
+ * leaves whole. An array that another name shares (y = x, a view
+ * y = x[1:] or x.T) cannot change so: NumPy would change both. */
 #include <string.h>
 #include "lower.h"
 
@@ -213,15 +213,6 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
     return true;
 }
 
-/* The positions of axis k of a shape of ndim axes, as an array that
- * broadcasts along the others. */
-static Ref axis_positions(Lower *L, Span at, Dim d, int k, int ndim)
-{
-    Ref i = build_arange(P(L), at, NPX_I64, 0, 1, d);
-    uint32_t others = ((1u << ndim) - 1) & ~(1u << k);
-    return others ? build_expand(P(L), at, i, others, ndim) : i;
-}
-
 /* Is host integer r never negative: a number, a size, the counter of a
  * loop that counts up from a number? */
 static bool never_negative(const Program *p, Ref r)
@@ -272,34 +263,35 @@ static bool selection(Lower *L, Span at, const Shape *xs, const Pick *pick, cons
     return picks;
 }
 
-/* x[np.arange(B), labels]: one element of each row, at the column labels
- * gives (a negative one from the end, one past the axis an error: a take
- * from the columns' positions checks and wraps them). x's first axis is arange's, whole;
- * the region is true where the column is the row's label. 0 when the index
- * is not of this form. */
-static Ref row_positions(Lower *L, const Expr *target, Ref sel, const Shape *xs, int *keep, bool *whole)
+/* x[np.arange(B), labels]: one element of each row, at the column its
+ * label gives: the labels; 0 when the index is not of this form. */
+static Ref row_labels(Lower *L, const Expr *target, Ref sel, const Shape *xs)
 {
     Program *p = P(L);
     const Value *t = V(p, sel);
     if (target->args.n != 2 || t->kind != IR_TAKE || t->nargs != 3 || t->ival != 0)
         return 0;
-    Ref cols = t->args[2];
-    const Value *r = V(p, t->args[1]), *c = V(p, cols);
-    if (r->kind != IR_ARANGE || r->fval != 0 || r->step != 1 || !dtype_is_int(r->dtype) || r->shape.d[0] != xs->d[0] ||
-        c->shape.ndim != 1 || !dtype_is_int(c->dtype))
-        return 0;
-    Span at = target->args.v[1]->span;
-    Ref columns = axis_positions(L, at, xs->d[1], 1, 2);          /* [1, K]: x's axis 1 in messages */
-    AxisIndex row0[2] = { { true, 0, NPX_NO_BOUND, 1, 0, 0 }, { false, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 } };
-    Ref label = build_index(p, at, build_take(p, at, at, columns, &cols, 1, 1), row0);
-    uint32_t rest = ((1u << xs->ndim) - 1) & ~1u;
-    Ref here = lower_operator(L, AST_EQ, at, at, axis_positions(L, at, xs->d[1], 1, xs->ndim),
-                              build_expand(p, at, label, rest, xs->ndim));
-    for (int k = 0; k < xs->ndim; k++) {
-        keep[k] = k == 0 ? 0 : k == 1 ? -1 : k - 1;
-        whole[k] = k != 1;
-    }
-    return here;
+    const Value *r = V(p, t->args[1]), *c = V(p, t->args[2]);
+    bool rows = r->kind == IR_ARANGE && r->fval == 0 && r->step == 1 && dtype_is_int(r->dtype) &&
+                r->shape.d[0] == xs->d[0];
+    return rows && c->shape.ndim == 1 && dtype_is_int(c->dtype) ? t->args[2] : 0;
+}
+
+/* Where the index puts the box of new elements (IR_UPDATE's sel): each row
+ * at its label (checked and wrapped as NumPy's indexing does, as the loop
+ * reads it), or integers and slices. 0 when it selects everything
+ * (x[:] = v), -1 after an error. */
+static int box(Lower *L, const Stmt *s, const Shape *xs, Ref sel, AxisIndex *at)
+{
+    const AxisIndex whole = { false, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 };
+    Ref labels = row_labels(L, s->target, sel, xs);
+    const Shape ss = V(P(L), sel)->shape;        /* a copy: lowering the picks may move the values */
+    Pick pick[NPX_MAX_RANK];
+    if (!labels)
+        return lower_picks(L, s->target, xs->ndim, pick) ? selection(L, s->value->span, xs, pick, &ss, at) : -1;
+    for (int k = 0; k < xs->ndim; k++)
+        at[k] = k == 1 ? (AxisIndex){ true, 0, NPX_NO_BOUND, 1, labels, 0 } : whole;
+    return 1;
 }
 
 /* ---- the value, placed on x's axes --------------------------------------- */
@@ -361,7 +353,7 @@ static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, co
             continue;
         }
         if (k == ndim || !whole[k]) {
-            not_yet(L, at, "assigning a value that varies along the elements a mask or labels select (x[m] = values)",
+            not_yet(L, at, "assigning a value that varies along the elements a mask selects (x[m] = values)",
                     "; write x[m] = y[m] with the same mask, or x = np.where(m, y, x)");
             return 0;
         }
@@ -436,22 +428,45 @@ static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
 {
     Program *p = P(L);
     const Shape xs = V(p, x)->shape, ss = V(p, sel)->shape;
-    Pick pick[NPX_MAX_RANK];
     AxisIndex at[NPX_MAX_RANK];
-    if (!lower_picks(L, s->target, xs.ndim, pick) || !fits(L, s->value->span, v, &ss))
+    int picks = box(L, s, &xs, sel, at);
+    if (picks < 0 || !fits(L, s->value->span, v, &ss))
         return 0;
     Ref elements = new_elements(L, s, sel, v, V(p, x)->dtype);
     if (elements && !shape_equal(&V(p, elements)->shape, &ss))
         elements = build_broadcast(p, s->span, elements, &ss);
-    if (!elements || !selection(L, s->value->span, &xs, pick, &ss, at))
+    if (!elements || !picks)
         return elements;                          /* x[:] = v, x[...] = v */
-    return build_update(p, s->span, x, at, elements, s->op != AST_NOP ? sel : 0);
+    bool reads_sel = s->op != AST_NOP || row_labels(L, s->target, sel, &xs);   /* x[i] += v; sel's labels */
+    return build_update(p, s->span, x, at, elements, reads_sel ? sel : 0);
+}
+
+/* x[m] = v, a mask over x's first axes: where(m, v, x), one loop over x
+ * (x[m] op= v: where(m, x op v, x)). */
+static Ref mask_assign(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
+{
+    Program *p = P(L);
+    const Shape xs = V(p, x)->shape, ss = V(p, sel)->shape;
+    Ref mask = V(p, sel)->args[1];
+    int m = V(p, mask)->shape.ndim, keep[NPX_MAX_RANK];
+    bool whole[NPX_MAX_RANK];
+    for (int k = 0; k < xs.ndim; k++) {
+        keep[k] = k < m ? -1 : k - m + 1;
+        whole[k] = k >= m;
+    }
+    const Expr *e = s->value;
+    Span at = e->span;
+    bool same_mask = V(p, v)->kind == IR_COMPRESS && V(p, v)->ival == 0 && e->kind == EXPR_INDEX &&
+                     e->args.n == 1 && same_expr(e->args.v[0], s->target->args.v[0]);   /* x[m] = y[m] */
+    Ref placed = same_mask ? V(p, v)->args[0] : place(L, at, v, &ss, keep, whole, xs.ndim);
+    Ref region = m < xs.ndim ? build_expand(p, at, mask, ((1u << xs.ndim) - 1) & ~((1u << m) - 1), xs.ndim) : mask;
+    placed = placed ? new_elements(L, s, x, placed, V(p, x)->dtype) : 0;
+    return placed ? build_ufunc(p, s->op_span, s->span, UF_where, (Ref[]){ region, placed, x }, 3, false) : 0;
 }
 
 Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
 {
     Program *p = P(L);
-    const Expr *target = s->target;
     Ref x = lower_changed_value(L, s, b);
     if (!x)
         return 0;
@@ -466,31 +481,9 @@ Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
     }
     if (!unshared(L, b, s->name_span))
         return 0;
-    const Shape xs = V(p, x)->shape;
-    Ref sel = lower_subscript(L, target), v = sel ? lower_expr(L, s->value) : 0;
+    Ref sel = lower_subscript(L, s->target), v = sel ? lower_expr(L, s->value) : 0;
     if (!v)
         return 0;
-    const Shape ss = V(p, sel)->shape;
-    int keep[NPX_MAX_RANK];
-    bool whole[NPX_MAX_RANK];
-    Ref region = 0, placed = 0;
-    Span at = s->value->span;
-    if (sel != x && V(p, sel)->kind == IR_COMPRESS && V(p, sel)->args[0] == x && V(p, sel)->ival == 0) { /* x[m] */
-        Ref mask = V(p, sel)->args[1];
-        int m = V(p, mask)->shape.ndim;
-        for (int k = 0; k < xs.ndim; k++) {
-            keep[k] = k < m ? -1 : k - m + 1;
-            whole[k] = k >= m;
-        }
-        const Expr *e = s->value;
-        bool same_mask = V(p, v)->kind == IR_COMPRESS && V(p, v)->ival == 0 && e->kind == EXPR_INDEX &&
-                         e->args.n == 1 && same_expr(e->args.v[0], target->args.v[0]);   /* x[m] = y[m] */
-        placed = same_mask ? V(p, v)->args[0] : place(L, at, v, &ss, keep, whole, xs.ndim);
-        region = m < xs.ndim ? build_expand(p, at, mask, ((1u << xs.ndim) - 1) & ~((1u << m) - 1), xs.ndim) : mask;
-    } else if ((region = row_positions(L, target, sel, &xs, keep, whole)))
-        placed = place(L, at, v, &ss, keep, whole, xs.ndim);
-    else
-        return update(L, s, x, sel, v);
-    placed = placed ? new_elements(L, s, x, placed, V(p, x)->dtype) : 0;   /* x[m] += v: x + v where m */
-    return placed ? build_ufunc(p, s->op_span, s->span, UF_where, (Ref[]){ region, placed, x }, 3, false) : 0;
+    bool masked = sel != x && V(p, sel)->kind == IR_COMPRESS && V(p, sel)->args[0] == x && V(p, sel)->ival == 0;
+    return masked ? mask_assign(L, s, x, sel, v) : update(L, s, x, sel, v);
 }
