@@ -338,6 +338,8 @@ static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, co
     const Shape r = V(p, v)->shape;
     if (r.ndim == 0)                              /* a Python number stays weak */
         return v;
+    if (!fits(L, at, v, sel))
+        return 0;
     int off = sel->ndim - r.ndim;
     AxisIndex drop[NPX_MAX_RANK];
     bool dropping = false;
@@ -421,9 +423,10 @@ static Ref new_elements(Lower *L, const Stmt *s, Ref old, Ref v, npx_dtype t)
     return r && V(p, r)->dtype != t ? build_cast(p, s->span, r, t) : r;
 }
 
-/* x[i, 1:3] = v, integers and slices: the new elements have the
- * selection's shape, and only they are computed: in x's own buffer when
- * nothing reads x's old elements after (schedule.c), else in a copy of it. */
+/* x[i, 1:3] = v (integers and slices) or x[np.arange(B), labels] = v: the
+ * new elements have the selection's shape, and only they are computed: in
+ * x's own buffer when nothing reads x's old elements after (schedule.c),
+ * else in a copy of it. */
 static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
 {
     Program *p = P(L);

@@ -246,3 +246,17 @@ load test_helper
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     [ "$(grep -c 'const int64_t npx_position = npx_sub_i64(t, 1);' "$BATS_TEST_TMPDIR/p.c")" -eq 1 ]
 }
+
+@test "a value whose length the program learns does not broadcast into the selection: NumPy's error, exit 3, masks too" {
+    printf 'input x: f32[N, D]\ninput v: f32[3]\noutput x\nx[x[:, 0] > 0.5] = v\n' >"$BATS_TEST_TMPDIR/fit.npx"
+    build_program "$BATS_TEST_TMPDIR/fit.npx"
+    run -0 "$PROG" --random 1 --dim N=4 --dim D=3 -o "$BATS_TEST_TMPDIR/out1"
+    run -3 "$PROG" --random 1 --dim N=4 --dim D=4 -o "$BATS_TEST_TMPDIR/out2"
+    [[ $output == *"fit.npx:4: could not broadcast input array into the selection"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out2/x.npy" ]
+    printf 'input x: f32[N, D]\ninput v: f32[3]\noutput y\ny = x * 1.0\ny[1:3, 1:] = v\n' >"$BATS_TEST_TMPDIR/box.npx"
+    build_program "$BATS_TEST_TMPDIR/box.npx"
+    run -0 "$PROG" --random 1 --dim N=4 --dim D=4 -o "$BATS_TEST_TMPDIR/out3"
+    run -3 "$PROG" --random 1 --dim N=4 --dim D=3 -o "$BATS_TEST_TMPDIR/out4"
+    [[ $output == *"box.npx:5: could not broadcast input array into the selection"* ]]
+}
