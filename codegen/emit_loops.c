@@ -1,7 +1,7 @@
 /* emit_loops.c: the loops that compute one materialized value, one function
  * per kind: elementwise (and views), reductions, matrix products, arange,
- * bincount and element assignment. Each value is computed into a variable (0-d) or a buffer named
- * after it. */
+ * bincount and element assignment. Each value is computed into a variable
+ * (0-d) or a buffer named after it. */
 #include <math.h>
 #include <string.h>
 #include "emit_c.h"

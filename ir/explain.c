@@ -69,8 +69,8 @@ static void explain_loop(FILE *out, Program *p, const IrStmt *st)
 static void explain_update(FILE *out, Program *p, const Value *u, const char *name)
 {
     const Value *box = V(p, u->args[1]);
-    const char *what = box->shape.ndim ? arena_printf(p->arena, "the %s elements", shape_str(p, &box->shape, box->dtype, false))
-                                       : "the one element";
+    const char *shape = shape_str(p, &box->shape, box->dtype, false);
+    const char *what = box->shape.ndim ? arena_printf(p->arena, "the %s elements", shape) : "the one element";
     fprintf(out, "    writes only %s selected, %s\n", what,
             u->adopts ? arena_printf(p->arena, "in place in %s's buffer (nothing reads the old %s after)", name, name)
                       : arena_printf(p->arena, "into a copy of %s (an input, or read again after)", name));
