@@ -97,8 +97,6 @@ int ir_add_sym(Program *p, const char *name, SymKind kind)
     return p->nsyms++;
 }
 
-/* A check the statement has already (the same condition) is not added:
- * the first one's message is the one a run would give. */
 /* Do host integers a and b compute the same, operation for operation (t
  * lowered twice, for x[t] and for y[t])? */
 static bool same_host_int(const Program *p, Ref a, Ref b)
@@ -125,6 +123,8 @@ static bool same_host_int(const Program *p, Ref a, Ref b)
     }
 }
 
+/* A check the statement has already (the same condition) is not added:
+ * the first one's message is the one a run would give. */
 static void add_check(Program *p, int stmt, SizeCheck c)
 {
     IrStmt *s = &p->stmts[stmt];
