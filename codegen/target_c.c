@@ -61,9 +61,6 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_FOR_NOWAIT _Pragma(\"omp for nowait\")");
     emit_line(e, "#define NPX_PARALLEL_MINMAX _Pragma(\"omp parallel for simd reduction(min : lo) reduction(max : hi)\")");
     emit_line(e, "#define NPX_PARALLEL_FOR _Pragma(\"omp parallel for\")");
-    emit_line(e, "#define NPX_PRAGMA(x) _Pragma(#x)");
-    emit_line(e, "#define NPX_PARALLEL_IF(n) NPX_PRAGMA(omp parallel if ((n) >= NPX_PARALLEL_MIN))");
-    emit_line(e, "#define NPX_PARALLEL_FOR_IF(n) NPX_PRAGMA(omp parallel for if ((n) >= NPX_PARALLEL_MIN))");
     emit_line(e, "#define NPX_SIMD_SUM _Pragma(\"omp simd reduction(+ : acc)\")");
     emit_line(e, "#define NPX_SIMD_PRODUCT _Pragma(\"omp simd reduction(* : acc)\")");
     emit_line(e, "#define NPX_SIMD_MAX _Pragma(\"omp simd reduction(max : acc) reduction(| : nan_seen)\")");
@@ -81,8 +78,6 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_FOR_NOWAIT");
     emit_line(e, "#define NPX_PARALLEL_MINMAX");
     emit_line(e, "#define NPX_PARALLEL_FOR");
-    emit_line(e, "#define NPX_PARALLEL_IF(n)");
-    emit_line(e, "#define NPX_PARALLEL_FOR_IF(n)");
     emit_line(e, "#define NPX_SIMD_SUM");
     emit_line(e, "#define NPX_SIMD_PRODUCT");
     emit_line(e, "#define NPX_SIMD_MAX");
@@ -143,24 +138,6 @@ static void c_declare(Emitter *e, const Value *v, bool zeroed)
               shape_str(e->p, &v->shape, v->dtype, false));
 }
 
-/* The pragma (NPX_PARALLEL_FOR, NPX_PARALLEL) that shares a loop over dims
- * among the threads: none for fewer than NPX_PARALLEL_MIN elements, its
- * _IF form, which tests that when the program runs, for sizes symbols
- * give. */
-static void c_share(Emitter *e, const char *pragma, const Dim *dims, int n)
-{
-    double known = 1;
-    bool sym = false;
-    for (int k = 0; k < n; k++) {
-        sym |= DIM_IS_SYM(dims[k]);
-        known *= DIM_IS_SYM(dims[k]) ? 1 : (double)dims[k];
-    }
-    if (sym && known > 0)
-        emit_line(e, "%s_IF(%s)", pragma, cx_dims(e, dims, n));
-    else if (!sym && known >= NPX_PARALLEL_MIN)
-        emit_line(e, "%s", pragma);
-}
-
 /* Loops a C compiler vectorizes and OpenMP shares out: nested for loops, the
  * outermost parallel. */
 static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
@@ -169,7 +146,7 @@ static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const cha
         emit_block(e);
     for (int k = 0; k < n; k++) {
         if (k == 0)
-            c_share(e, "NPX_PARALLEL_FOR", dims, n);
+            emit_line(e, "NPX_PARALLEL_FOR");
         emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[k], iv[k], cx_dim(e, dims[k]), iv[k]);
     }
     e->nest_depth = n ? n : 1;
@@ -177,7 +154,7 @@ static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const cha
 
 static void c_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
 {
-    c_share(e, "NPX_PARALLEL_FOR", dims, n);
+    emit_line(e, "NPX_PARALLEL_FOR");
     emit_open(e, "for (int64_t i = 0; i < %s; i++)", cx_dims(e, dims, n));
     e->nest_depth = 1;
 }
@@ -188,7 +165,7 @@ static void c_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
 static void c_open_strips(Emitter *e, const Value *v)
 {
     const char *n = cx_dims(e, v->shape.d, v->shape.ndim);
-    c_share(e, "NPX_PARALLEL", v->shape.d, v->shape.ndim);
+    emit_line(e, "NPX_PARALLEL");
     emit_block(e);
     emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip at a time */", dtype_ctype(v->dtype), v->cname);
     emit_line(e, "NPX_FOR_NOWAIT");

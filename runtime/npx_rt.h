@@ -157,9 +157,6 @@ NPX_RT void npx_alloc_keep(void);
  * npx_store_fence before anyone reads the array. */
 #define NPX_STRIP 64
 #define NPX_STREAM_BYTES ((size_t)4 << 20)
-/* A loop over fewer elements runs on one thread: starting the threads
- * costs more than it (more still when a core is busy with other work). */
-#define NPX_PARALLEL_MIN 4096
 NPX_RT void npx_store(void *dst, const void *strip, size_t bytes, size_t array_bytes);
 NPX_RT void npx_store_fence(void);
 
