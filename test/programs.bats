@@ -239,6 +239,10 @@ load test_helper
     CFLAGS="${CFLAGS:-} -DNPX_PLAIN_GEMM" check_program "$BATS_TEST_DIRNAME/programs/gemm_blocks.npx"
 }
 
+@test "the blocked matrix products with AVX registers only (no AVX-512) match NumPy too" {
+    CFLAGS="${CFLAGS:-} -mno-avx512f" check_program "$BATS_TEST_DIRNAME/programs/gemm_blocks.npx"
+}
+
 @test "a row group whose rows do not fit in shared memory beside its reductions matches NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/row_groups_wide.npx"
 }
