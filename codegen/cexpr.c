@@ -43,7 +43,9 @@ const char *cx_flat(Emitter *e, const Shape *s, Idx idx)
         if (strcmp(idx[k], "0") == 0)
             continue;
         const char *stride = cx_dims(e, s->d + k + 1, s->ndim - k - 1);
-        const char *term = strcmp(stride, "1") == 0 ? idx[k] : arena_printf(A(e), "%s * %s", cx_paren(e, idx[k]), stride);
+        const char *term = strcmp(stride, "1") == 0 ? idx[k]
+                           : strcmp(idx[k], "1") == 0 ? stride
+                                                      : arena_printf(A(e), "%s * %s", cx_paren(e, idx[k]), stride);
         sum = sum ? arena_printf(A(e), "%s + %s", sum, term) : term;
     }
     return sum ? sum : "0";
@@ -319,6 +321,8 @@ static const char *index_first(Emitter *e, Dim d, const AxisIndex *x)
 static const char *stepped(Emitter *e, const char *first, int64_t step, const char *i)
 {
     bool zero = strcmp(first, "0") == 0;
+    if (strcmp(i, "0") == 0)
+        return first;
     const char *pi = cx_paren(e, i);                /* i may be an index itself: x[::-1][1:] */
     const char *by = step == 1 ? i : step == -1 ? pi : arena_printf(A(e), "%lld * %s", (long long)(step < 0 ? -step : step), pi);
     if (zero && step > 0)
@@ -353,6 +357,39 @@ Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)
         o[k] = x->single ? first : stepped(e, first, x->step, idx[j++]);
     }
     return o;
+}
+
+/* The indexes of take v's operand at v's indexes idx: a[.., npx_take(i[..]),
+ * npx_take(j[..]), ..], the positions checked and wrapped as they are read. */
+static Idx taken_idx(Emitter *e, const Value *v, Idx idx)
+{
+    const Value *a = V(e->p, v->args[0]);
+    const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
+    int k = (int)v->ival, n = v->nargs - 1, w = v->shape.ndim - a->shape.ndim + n;   /* w: the positions' rank */
+    Shape where = { w, { 0 } };
+    memcpy(where.d, v->shape.d + k, sizeof(Dim) * (size_t)w);
+    for (int i = 0; i < a->shape.ndim; i++)              /* idx is NULL for a 0-d result */
+        o[i] = i < k ? idx[i] : i >= k + n ? idx[i - n + w] : NULL;
+    for (int i = 0; i < n; i++) {
+        Idx at = cx_broadcast_idx(e, &where, idx ? idx + k : NULL, &V(e->p, v->args[1 + i])->shape);
+        o[k + i] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->p->stmts[v->stmt].line,
+                                cx_value(e, v->args[1 + i], at, NPX_I64), cx_dim(e, a->shape.d[k + i]), k + i);
+    }
+    return o;
+}
+
+const char *cx_block_offset(Emitter *e, Ref r)
+{
+    const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
+    const char **first = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
+    for (int k = 0; k < v->shape.ndim; k++)
+        first[k] = "0";
+    bool was = e->on_host;
+    e->on_host = true;
+    const char *offset = cx_flat(e, &a->shape, v->kind == IR_TAKE ? taken_idx(e, v, first)
+                                                                   : cx_selected(e, &a->shape, v->sel, first));
+    e->on_host = was;
+    return offset;
 }
 
 static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
@@ -392,19 +429,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
         return arena_printf(A(e), "(%s < %s ? %s : %s)", idx[k], n, cx_value(e, v->args[0], idx, v->dtype),
                             cx_value(e, v->args[1], o, v->dtype));
     }
-    case IR_TAKE: {                      /* a[.., npx_take(i[..]), npx_take(j[..]), ..], checked as read */
-        int k = (int)v->ival, n = v->nargs - 1, w = v->shape.ndim - a->shape.ndim + n;   /* w: the positions' rank */
-        Shape where = { w, { 0 } };
-        memcpy(where.d, v->shape.d + k, sizeof(Dim) * (size_t)w);
-        for (int i = 0; i < a->shape.ndim; i++)          /* idx is NULL for a 0-d result */
-            o[i] = i < k ? idx[i] : i >= k + n ? idx[i - n + w] : NULL;
-        for (int i = 0; i < n; i++) {
-            Idx at = cx_broadcast_idx(e, &where, idx ? idx + k : NULL, &V(e->p, v->args[1 + i])->shape);
-            o[k + i] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->p->stmts[v->stmt].line,
-                                    cx_value(e, v->args[1 + i], at, NPX_I64), cx_dim(e, a->shape.d[k + i]), k + i);
-        }
-        return cx_value(e, v->args[0], o, v->dtype);
-    }
+    case IR_TAKE: return cx_value(e, v->args[0], taken_idx(e, v, idx), v->dtype);
     case IR_INDEX: return cx_value(e, v->args[0], cx_selected(e, &a->shape, v->sel, idx), v->dtype);
     default:
         fprintf(stderr, "npxc: internal error: value %%%d is neither stored nor inline\n", r);

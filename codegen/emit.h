@@ -67,5 +67,8 @@ bool cx_is_flat(Emitter *e, Ref r, const Shape *s);         /* may r be read wit
 Idx cx_broadcast_idx(Emitter *e, const Shape *s, Idx idx, const Shape *os);
 /* the index in an array of shape s of element idx of its selection sel (IR_INDEX, IR_UPDATE) */
 Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx);
+/* Where block view r (ir_contiguous_block) starts in its operand's buffer,
+ * in elements, as the host computes it. */
+const char *cx_block_offset(Emitter *e, Ref r);
 
 #endif

@@ -25,10 +25,13 @@ typedef struct {
     const Value *stored;         /* the buffer BLAS reads */
     bool transposed;             /* the operand is stored.T (each matrix of it) */
     const char *rows, *cols;     /* the operand's logical shape (each matrix's) */
+    const char *offset;          /* where in stored it starts (a block of it: x[t]), or NULL */
     const char *stride;          /* elements from one matrix of the stack to the next;
                                     NULL: one matrix serves the whole stack */
 } GemmOperand;
 bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o);
+/* The operand's first element: base (stored's pointer) moved by its offset. */
+const char *gemm_start(Emitter *e, const char *base, const GemmOperand *o);
 
 /* A reduction, as the targets see it (emit_loops.c). */
 typedef struct {

@@ -265,15 +265,23 @@ static void emit_reduce(Emitter *e, Ref r)
  * transposed), with one matrix for all of the stack or one for each. */
 bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
 {
-    const Value *prod = V(e->p, m), *v = V(e->p, prod->args[side]);
+    const Value *prod = V(e->p, m);
+    Ref r = prod->args[side];
+    const Value *v = V(e->p, r);
     const Shape *s = &v->shape;
     o->transposed = false;
     if (v->kind == IR_TRANSPOSE && !v->materialize && ir_swaps_matrices(v)) {
         o->transposed = true;
-        v = V(e->p, v->args[0]);
+        v = V(e->p, r = v->args[0]);
     }
     if (v->kind == IR_RESHAPE && !v->materialize)
-        v = V(e->p, v->args[0]);              /* stored in C order: the same matrix */
+        v = V(e->p, r = v->args[0]);          /* stored in C order: the same matrix */
+    o->offset = NULL;
+    if (!v->materialize && ir_contiguous_block(e->p, v) && V(e->p, v->args[0])->materialize &&
+        !V(e->p, v->args[0])->row_local) {
+        o->offset = cx_block_offset(e, r);    /* one block of it, read where it is */
+        v = V(e->p, v->args[0]);
+    }
     if (!v->materialize)
         return false;
     o->stored = v;
@@ -295,6 +303,13 @@ bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
     o->stride = o->transposed ? arena_printf(A(e), "%s * %s", o->cols, o->rows)   /* as stored */
                               : arena_printf(A(e), "%s * %s", o->rows, o->cols);
     return true;
+}
+
+const char *gemm_start(Emitter *e, const char *base, const GemmOperand *o)
+{
+    if (!o->offset || strcmp(o->offset, "0") == 0)
+        return base;
+    return arena_printf(A(e), "%s + %s", base, o->offset);
 }
 
 /* The indexes of matrix product r's operand `side` (0: a, 1: b) at the

@@ -481,8 +481,8 @@ static void cuda_matmul(Emitter *e, Ref r)
     emit_line(e, "NPX_CUBLAS_CHECK(cublas%sgemm%s(npx_dev_blas(), %s, %s, (int)%s, (int)%s, (int)%s, &scale, %s, "
                  "npx_blas_ld(%s)%s, %s, npx_blas_ld(%s)%s, &zero, %s, npx_blas_ld(%s)%s%s));",
               s, nstack ? "StridedBatched" : "", b.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N",
-              a.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", b.cols, a.rows, a.cols, b.stored->cname,
-              b.transposed ? b.rows : b.cols, sb, a.stored->cname, a.transposed ? a.rows : a.cols, sa, v->cname,
+              a.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", b.cols, a.rows, a.cols, gemm_start(e, b.stored->cname, &b),
+              b.transposed ? b.rows : b.cols, sb, gemm_start(e, a.stored->cname, &a), a.transposed ? a.rows : a.cols, sa, v->cname,
               b.cols, sc, count);
     emit_close(e, NULL);
 }

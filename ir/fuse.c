@@ -126,10 +126,11 @@ static bool is_view(const Value *v)
 }
 
 /* The GEMM reads its operands where they are stored, each matrix possibly
- * transposed: the views a float product reads otherwise (x[1:] @ W) are
- * stored first, a copy of O(n^2) instead of O(n^3) loops reading through
- * them. Marks them in *gemm_read. */
-static void mark_gemm_operands(const Program *p, bool *gemm_read)
+ * transposed, from an offset when it is one block of a named array (x[t]
+ * @ W): the other views a float product reads (x[:, 1:] @ W) are stored
+ * first, a copy of O(n^2) instead of O(n^3) loops reading through them.
+ * Marks them in *gemm_read, the blocks in *in_place. */
+static void mark_gemm_operands(const Program *p, const bool *named, bool *gemm_read, bool *in_place)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *m = &p->vals[r];
@@ -142,7 +143,10 @@ static void mark_gemm_operands(const Program *p, bool *gemm_read)
                 continue;
             if (v->kind == IR_TRANSPOSE && ir_swaps_matrices(v))
                 a = v->args[0];          /* BLAS transposes it */
-            if (is_view(&p->vals[a]))
+            const Value *view = &p->vals[a];
+            if (is_view(view) && ir_contiguous_block(p, view) && named[view->args[0]])
+                in_place[a] = true;
+            else if (is_view(view))
                 gemm_read[a] = true;
         }
     }
@@ -197,9 +201,9 @@ void ir_fuse(Program *p)
     count_uses(p, live, &sizes);
     fold_scales(p, named);
     count_uses(p, live, &sizes);
-    bool *gemm_read = arena_alloc(p->arena, (size_t)p->nvals);
+    bool *gemm_read = arena_alloc(p->arena, (size_t)p->nvals), *in_place = arena_alloc(p->arena, (size_t)p->nvals);
     if (p->opt)
-        mark_gemm_operands(p, gemm_read);
+        mark_gemm_operands(p, named, gemm_read, in_place);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         if (v->uses == 0 && !named[r]) {
@@ -225,7 +229,8 @@ void ir_fuse(Program *p)
         case IR_CAST: {
             const Value *user = v->uses == 1 ? &p->vals[v->user] : NULL;
             bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM ||
-                                    (user->kind == IR_UPDATE && user->args[1] == r));
+                                    (user->kind == IR_UPDATE && user->args[1] == r) ||
+                                    (in_place[v->user] && ir_host_int(p, r)));   /* x[t - 1] @ W: in the call */
             v->materialize = named[r] || !p->opt || !fusable || in_order[r];
             break;
         }

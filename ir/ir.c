@@ -66,6 +66,34 @@ bool ir_swaps_matrices(const Value *v)
     return n >= 2 && v->perm[n - 2] == n - 1 && v->perm[n - 1] == n - 2;
 }
 
+/* A slice that keeps all of its axis, in order. */
+static bool whole(const AxisIndex *x)
+{
+    return !x->single && !x->from && x->step == 1 && (x->start == NPX_NO_BOUND || x->start == 0) &&
+           x->stop == NPX_NO_BOUND;
+}
+
+bool ir_contiguous_block(const Program *p, const Value *v)
+{
+    const Value *a = &p->vals[v->args[0]];
+    if (v->kind == IR_TAKE) {                 /* x[t], x[t, u]: positions on the first axes */
+        for (int i = 1; i < v->nargs; i++)
+            if (!ir_host_int(p, v->args[i]))
+                return false;
+        return v->ival == 0;
+    }
+    if (v->kind != IR_INDEX)
+        return false;
+    int k = 0;
+    while (k < a->shape.ndim && v->sel[k].single && !v->sel[k].from)
+        k++;                                  /* numbers: one sub-array */
+    if (k < a->shape.ndim && !whole(&v->sel[k]) && v->sel[k].step == 1)
+        k++;                                  /* a run of it, a slice or a window */
+    while (k < a->shape.ndim && whole(&v->sel[k]))
+        k++;                                  /* all the rest */
+    return k == a->shape.ndim;
+}
+
 Ref ir_new(Program *p, IrKind kind, Span span)
 {
     if (p->nvals == 0)

@@ -341,6 +341,11 @@ static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is comp
 /* Does transpose v swap its last two axes only (each matrix of a stack
  * transposed, as BLAS can read it)? */
 bool ir_swaps_matrices(const Value *v);
+/* Is view v (an index or a take) one C-ordered block of its stored operand,
+ * at a place the host knows (x[t], x[2:5], x[b*BS:(b+1)*BS], x[i, :, :]):
+ * its elements are those of args[0] from one offset on, so a GEMM can read
+ * them there instead of from a copy? */
+bool ir_contiguous_block(const Program *p, const Value *v);
 /* How many axes of matrix product v come from the stacks (the axes before
  * its matrix or vector ones). */
 static inline int matmul_stack_ndim(const Program *p, const Value *v)

@@ -45,6 +45,10 @@ blas_check() {
     blas_check "$NPX_ROOT/test/programs/gemm_blocks.npx"
 }
 
+@test "products reading one block of an array in place through CBLAS match NumPy" {
+    blas_check "$NPX_ROOT/test/programs/gemm_views.npx"
+}
+
 @test "--blas links the OpenMP build of OpenBLAS where it is installed, or NPX_BLAS_LIBS" {
     local d=$BATS_TEST_TMPDIR dir
     dir=$(compgen -G '/usr/lib/*/openblas-openmp' | head -n 1) || true

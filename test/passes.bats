@@ -144,15 +144,29 @@ program() {
     [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 6 ]
 }
 
-@test "a view a float product reads (a slice, a reordering) is stored once and the product goes to the GEMM" {
-    program $'input x: f32[B, V]\ninput W: f32[V, H]\ninput s: f32[S, V, B]\noutput y, z\ny = x[1:] @ W\nz = s.transpose(0, 2, 1).T.T @ W'
+@test "a view a float product reads that is no block of its array (every other row, a reordering) is stored once, the product a GEMM" {
+    program $'input x: f32[B, V]\ninput W: f32[V, H]\ninput s: f32[S, V, B]\noutput y, z\ny = x[::2] @ W\nz = s.transpose(0, 2, 1).T.T @ W'
     explain "$BATS_TEST_TMPDIR/p.npx"
-    grep -qF 'loop: index -> part_2 f32[B-1, V] (temporary)' <<<"$NPX_OUTPUT"
-    grep -qF 'loop: matmul -> y f32[B-1, H]' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: index -> part_2 f32[B[::2], V] (temporary)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: matmul -> y f32[B[::2], H]' <<<"$NPX_OUTPUT"
     grep -qF 'loop: matmul -> z f32[S, B, H] (fused: transpose)' <<<"$NPX_OUTPUT"
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
-    grep -qF 'npx_gemm_f32(false, false, B_1, H, V, 1.0f, part_2, V, W, H, y, H);' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(false, false, B_2, H, V, 1.0f, part_2, V, W, H, y, H);' "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'npx_gemm_f32(true, false, B, H, V, 1.0f, s + i * V * B, B, W, H, z + i * B * H, H);' "$BATS_TEST_TMPDIR/p.c"
+}
+
+@test "a float product reads a block of an array (x[t], x[1:], a window) where it lies, on both targets: no copy" {
+    program $'input x: f32[T, B, D]\ninput W: f32[D, H]\ninput U: f32[H, H]\noutput h, y, z, w\nh = np.zeros((T, B, H), dtype=np.float32)\nfor t in range(1, T):\n    h[t] = x[t] @ W + h[t - 1] @ U\ny = x[1:] @ W\nz = x[0, 2:4] @ W\nfor b in range(2):\n    w = x[1, b * 2:(b + 1) * 2] @ W'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    ! grep -qE '(take|index) -> .*temporary' <<<"$NPX_OUTPUT"
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(false, false, B, H, D, 1.0f, x + npx_take(st, 7, t, T, 0) * B * D, D, W, H, ' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF '1.0f, h_2 + npx_take(st, 7, npx_sub_i64(t, 1), T, 0) * B * H, H, U, H, ' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(false, false, B, H, D, 1.0f, x + B * D + i * B * D, D, W, H, y + i * B * H, H);' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(false, false, B_2_4, H, D, 1.0f, x + 2 * D, D, W, H, z, H);' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'npx_gemm_f32(false, false, 2, H, D, 1.0f, x + B * D + npx_mul_i64(b, 2) * D, D, W, H, w, H);' "$BATS_TEST_TMPDIR/p.c"
+    npx_exec "npxc --target cuda" "$NPXC" --target cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'W, npx_blas_ld(H), x + npx_take(st, 7, t, T, 0) * B * D, npx_blas_ld(D), ' "$BATS_TEST_TMPDIR/p.cu"
 }
 
 @test "a row loop that calls vector math (softmax's exp) vectorizes, in a program and in a --lib library" {

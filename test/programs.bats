@@ -243,6 +243,10 @@ load test_helper
     CFLAGS="${CFLAGS:-} -mno-avx512f" check_program "$BATS_TEST_DIRNAME/programs/gemm_blocks.npx"
 }
 
+@test "matrix products reading one block of an array in place (x[t], x[2:5], a window, s[1, 0]) match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/gemm_views.npx"
+}
+
 @test "a row group whose rows do not fit in shared memory beside its reductions matches NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/row_groups_wide.npx"
 }
