@@ -103,7 +103,10 @@ static void emit_checks(Emitter *e, const IrStmt *st, Ref after)
             break;
         }
         case CHECK_NONEMPTY:             /* b positions taken from an axis of size a */
-            emit_line(e, "if (%s == 0 && %s != 0)", n, cx_dim(e, c->b));
+            if (DIM_IS_SYM(c->b))
+                emit_line(e, "if (%s == 0 && %s != 0)", n, cx_dim(e, c->b));
+            else                         /* (a number of them: never 0) */
+                emit_line(e, "if (%s == 0)", n);
             emit_line(e, "    npx_runtime_error(st, %d, \"%s\");", st->line, c->what);
             break;
         case CHECK_WINDOW: {             /* b elements from c->from, computed once */

@@ -549,10 +549,10 @@ Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int 
             diag_error(p->diag, at, "index is out of bounds for axis %d with size 0", axis + i);
             return 0;
         }
-        if ((DIM_IS_SYM(size) || size == 0) && count != 0 && size != count)
-            ir_add_nonempty_check(p, p->nstmts - 1, size, count, axis + i, at);
         if (ir_host_int(p, positions[i]))       /* x[i]: checked before, even when nothing is read */
             ir_add_position_check(p, p->nstmts - 1, size, positions[i], axis + i, at);
+        else if ((DIM_IS_SYM(size) || size == 0) && count != 0 && size != count)
+            ir_add_nonempty_check(p, p->nstmts - 1, size, count, axis + i, at);
     }
     memcpy(s.d, va->shape.d, sizeof(Dim) * axis);
     memcpy(s.d + axis, where.d, sizeof(Dim) * where.ndim);

@@ -95,6 +95,14 @@ load test_helper
         "$BATS_TEST_TMPDIR/out/z.npy"
 }
 
+@test "a position the host computes on an empty axis is NumPy's message with the position, exit 3" {
+    printf 'input x: f32[T, D]\noutput y\ny = x[T - 1] * 2.0\n' >"$BATS_TEST_TMPDIR/empty.npx"
+    build_program "$BATS_TEST_TMPDIR/empty.npx"
+    run -3 "$PROG" --random 1 --dim T=0 --dim D=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"empty.npx:3: index -1 is out of bounds for axis 0 with size 0"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/y.npy" ]
+}
+
 @test "a reshape whose sizes only disagree at run time is an error naming the shape, exit 3" {
     printf 'input x: f32[B, V]\noutput y, z\ny = x.reshape(-1, 4)\nz = x.reshape(V, 3)\n' >"$BATS_TEST_TMPDIR/rs.npx"
     build_program "$BATS_TEST_TMPDIR/rs.npx"
