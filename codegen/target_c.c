@@ -351,6 +351,21 @@ static void fold_rows(Emitter *e, const ReducePlan *rp, const char *elem, const 
     emit_close(e, NULL);
 }
 
+/* fold_rows for a float32 sum: the rows added in float32 first, then into
+ * the float64 accumulators, a conversion per column instead of one per
+ * element (a fifth less time at 4096 x 4096). A block's sum rounds at most
+ * 7 times; NumPy's float32 running sum down the rows, once per row. */
+static void fold_float_rows(Emitter *e, const char *elem, const char *cols, const char *from, const char *to,
+                            const char *into)
+{
+    emit_open(e, "for (int64_t j = 0; j < %s; j++)", cols);
+    emit_line(e, "float part = 0;");
+    emit_line(e, "for (int64_t i0 = %s; i0 < %s; i0++)", from, to);
+    emit_line(e, "    part += %s;", elem);
+    emit_line(e, "%s[j] += part;", into);
+    emit_close(e, NULL);
+}
+
 /* A reduction over the first axis of a matrix (x.sum(axis=0)): each thread
  * streams its share of the rows in memory order, 8 rows at a time into its
  * own row of accumulators (a loop over the columns that vectorizes, with one
@@ -380,7 +395,10 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     emit_line(e, "%s *mine = accs + NPX_THREAD_NUM * %s;", acc_t, cols);
     emit_line(e, "NPX_FOR_NOWAIT");
     emit_open(e, "for (int64_t ib = 0; ib < %s; ib += 8)", whole);
-    fold_rows(e, rp, elem, cols, "ib", "ib + 8", "mine");
+    if ((v->red == RED_sum || v->red == RED_mean) && v->dtype == NPX_F32 && a->dtype == NPX_F32)
+        fold_float_rows(e, cx_value(e, v->args[0], idx, NPX_F32), cols, "ib", "ib + 8", "mine");
+    else
+        fold_rows(e, rp, elem, cols, "ib", "ib + 8", "mine");
     emit_close(e, NULL);
     emit_close(e, NULL);
     fold_rows(e, rp, elem, cols, whole, rows, "accs");
