@@ -231,7 +231,8 @@ void ir_fuse(Program *p)
             bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM ||
                                     (user->kind == IR_UPDATE && user->args[1] == r) ||
                                     (in_place[v->user] && ir_host_int(p, r)));   /* x[t - 1] @ W: in the call */
-            v->materialize = named[r] || !p->opt || !fusable || in_order[r];
+            bool device_scalar = p->cuda && ir_host_int(p, r);  /* computed where it is read, not by a kernel */
+            v->materialize = named[r] || !p->opt || !(fusable || device_scalar) || in_order[r];
             break;
         }
         default:

@@ -169,6 +169,15 @@ program() {
     grep -qF 'W, npx_blas_ld(H), x + npx_take(st, 7, t, T, 0) * B * D, npx_blas_ld(D), ' "$BATS_TEST_TMPDIR/p.cu"
 }
 
+@test "on CUDA an integer the host knows (t - 1) is computed in the kernel that reads it, not by a kernel of its own" {
+    program $'input x: f32[T, D]\noutput y\ny = np.zeros((D,), dtype=np.float32)\nfor t in range(1, T):\n    y = y + x[t - 1] * 2.0'
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    grep -qF 'kernel: add -> y_3 f32[D] (fused: multiply, take, subtract)' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'kernel:' <<<"$NPX_OUTPUT")" -eq 2 ]       # (the zeros, and the loop's one)
+    explain "$BATS_TEST_TMPDIR/p.npx"                      # C: a local, computed once per iteration
+    grep -qF 'loop: subtract -> subtract i64 (temporary)' <<<"$NPX_OUTPUT"
+}
+
 @test "a row loop that calls vector math (softmax's exp) vectorizes, in a program and in a --lib library" {
     "${CC:-cc}" -v 2>&1 | grep -q '^gcc version' || skip "needs gcc's -fopt-info-vec"
     local d=$BATS_TEST_TMPDIR f line
