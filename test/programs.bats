@@ -333,6 +333,11 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 
 @test "sort and argsort along any axis or flattened, every dtype, NaN last, ties in order, empty lanes" {
     check_program "$BATS_TEST_DIRNAME/programs/sort.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/sort.npx" --random 4 --dim B=3 --dim N=2100
+}
+
+@test "sort without AVX-512 (radix sort only) matches NumPy too" {
+    CFLAGS="${CFLAGS:-} -mno-avx512f" check_program "$BATS_TEST_DIRNAME/programs/sort.npx"
 }
 
 @test "boolean masks select elements or rows in order, every dtype, empty results, masked arrays used after" {
