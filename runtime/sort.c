@@ -8,10 +8,10 @@
  * for its other kinds, which leave it unspecified. Short lanes are sorted
  * by insertion instead. (A merge sort of 4096 rows of 1024 float32 took 3.5
  * times as long as the radix sort here.) Where the compiler targets AVX-512,
- * np.sort of a lane of 32-bit values up to 2048 long whose keys give the
- * values back (no NaN, no -0.0) sorts the keys alone with a bitonic network
- * of vector min and max, 3.3 times as fast; equal keys are equal values,
- * so their order does not show. */
+ * np.sort of a lane of 32- or 64-bit values up to 2048 long whose keys give
+ * the values back (no NaN, no -0.0) sorts the keys alone with a bitonic
+ * network of vector min and max, 3.3 times as fast; equal keys are equal
+ * values, so their order does not show. */
 #include <string.h>
 #include "npx_rt.h"
 #include "npx_math.h"
@@ -65,52 +65,62 @@ static inline double npx_sort_value_f64(uint64_t k)
 
 #ifdef __AVX512F__
 #include <immintrin.h>
-#define NPX_SORT_NETWORK 2048     /* np.sort of lanes of 32-bit keys up to this long: a network */
+#define NPX_SORT_NETWORK 2048     /* np.sort of lanes of 32- and 64-bit keys up to this long: a network */
 
-/* k[0..n), signed keys, sorted by a bitonic network on 16-lane vectors (in
- * registers below 16 apart, whole vectors above); k has room for n rounded
- * up to a power of two (the rest is padded with INT32_MAX). 4096 lanes of
- * 1024: 7.8 ms on one thread, against 26 ms for the radix sort. */
-static void npx_sort_network(int32_t *k, int64_t n)
-{
-    int64_t len = 16;
-    while (len < n)
-        len *= 2;
-    for (int64_t i = n; i < len; i++)
-        k[i] = INT32_MAX;
-    const __m512i lane = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
-    for (int64_t size = 2; size <= len; size *= 2)         /* sorted runs of size, up and down in turn */
-        for (int64_t j = size / 2; j > 0; j /= 2) {         /* elements j apart meet */
-            if (j >= 16) {
-                for (int64_t a = 0; a < len; a += 2 * j)
-                    for (int64_t i = a; i < a + j; i += 16) {
-                        __m512i x = _mm512_loadu_si512(k + i), y = _mm512_loadu_si512(k + i + j);
-                        __m512i lo = _mm512_min_epi32(x, y), hi = _mm512_max_epi32(x, y);
-                        bool down = (i & size) != 0;
-                        _mm512_storeu_si512(k + i, down ? hi : lo);
-                        _mm512_storeu_si512(k + i + j, down ? lo : hi);
-                    }
-                continue;
-            }
-            /* lane i keeps the larger of it and lane i ^ j where exactly one of
-               "i has bit j" and "its run goes down" holds */
-            __m512i partner = _mm512_xor_si512(lane, _mm512_set1_epi32((int)j));
-            __mmask16 upper = 0, down = 0;
-            for (int i = 0; i < 16; i++) {
-                upper |= (__mmask16)(((i & j) != 0) << i);
-                down |= (__mmask16)(((i & size) != 0) << i);
-            }
-            for (int64_t i = 0; i < len; i += 16) {
-                __mmask16 keep_max = upper ^ (size >= 16 ? ((i & size) ? 0xFFFF : 0) : down);
-                __m512i x = _mm512_loadu_si512(k + i), y = _mm512_permutexvar_epi32(partner, x);
-                __m512i lo = _mm512_min_epi32(x, y), hi = _mm512_max_epi32(x, y);
-                _mm512_storeu_si512(k + i, _mm512_mask_blend_epi32(keep_max, lo, hi));
-            }
-        }
-}
+/* NPX_SORT_NET(bits, L, M): npx_sort_network_<bits>(k, n) sorts k[0..n),
+ * signed keys, by a bitonic network on vectors of L of them (within a
+ * vector by a permutation, mask M, below L apart; whole vectors above); k
+ * has room for n rounded up to a power of two (the rest is padded with the
+ * largest key). 4096 lanes of 1024 32-bit keys: 7.8 ms on one thread,
+ * against 26 ms for the radix sort. */
+#define NPX_SORT_NET(bits, L, M)                                                                      \
+    static void npx_sort_network_##bits(int##bits##_t *k, int64_t n)                                  \
+    {                                                                                                 \
+        int64_t len = L;                                                                              \
+        while (len < n)                                                                               \
+            len *= 2;                                                                                 \
+        for (int64_t i = n; i < len; i++)                                                             \
+            k[i] = INT##bits##_MAX;                                                                   \
+        int##bits##_t at[L];                                                                          \
+        for (int i = 0; i < L; i++)                                                                   \
+            at[i] = i;                                                                                \
+        const __m512i lane = _mm512_loadu_si512(at);                                                  \
+        for (int64_t size = 2; size <= len; size *= 2)     /* sorted runs of size, up and down */     \
+            for (int64_t j = size / 2; j > 0; j /= 2) {     /* elements j apart meet */               \
+                if (j >= L) {                                                                         \
+                    for (int64_t a = 0; a < len; a += 2 * j)                                          \
+                        for (int64_t i = a; i < a + j; i += L) {                                      \
+                            __m512i x = _mm512_loadu_si512(k + i), y = _mm512_loadu_si512(k + i + j); \
+                            __m512i lo = _mm512_min_epi##bits(x, y), hi = _mm512_max_epi##bits(x, y); \
+                            bool down = (i & size) != 0;                                              \
+                            _mm512_storeu_si512(k + i, down ? hi : lo);                               \
+                            _mm512_storeu_si512(k + i + j, down ? lo : hi);                           \
+                        }                                                                             \
+                    continue;                                                                         \
+                }                                                                                     \
+                /* lane i keeps the larger of it and lane i ^ j where exactly one of                  \
+                   "i has bit j" and "its run goes down" holds */                                     \
+                __m512i partner = _mm512_xor_si512(lane, _mm512_set1_epi##bits((int##bits##_t)j));   \
+                M upper = 0, down = 0;                                                                \
+                for (int i = 0; i < L; i++) {                                                         \
+                    upper |= (M)(((i & j) != 0) << i);                                                \
+                    down |= (M)(((i & size) != 0) << i);                                              \
+                }                                                                                     \
+                for (int64_t i = 0; i < len; i += L) {                                                \
+                    M keep_max = upper ^ (size >= L ? ((i & size) ? (M)~0u : 0) : down);              \
+                    __m512i x = _mm512_loadu_si512(k + i), y = _mm512_permutexvar_epi##bits(partner, x); \
+                    __m512i lo = _mm512_min_epi##bits(x, y), hi = _mm512_max_epi##bits(x, y);         \
+                    _mm512_storeu_si512(k + i, _mm512_mask_blend_epi##bits(keep_max, lo, hi));        \
+                }                                                                                     \
+            }                                                                                         \
+    }
+NPX_SORT_NET(32, 16, __mmask16)
+NPX_SORT_NET(64, 8, __mmask8)
+#undef NPX_SORT_NET
 #else
 #define NPX_SORT_NETWORK 0        /* no lane fits: the radix sort does all */
-static void npx_sort_network(int32_t *k, int64_t n) { (void)k, (void)n; }
+static void npx_sort_network_32(int32_t *k, int64_t n) { (void)k, (void)n; }
+static void npx_sort_network_64(int64_t *k, int64_t n) { (void)k, (void)n; }
 #endif
 
 #define NPX_SORT_SHORT 48         /* lanes up to this long are sorted by insertion */
@@ -168,13 +178,14 @@ static void npx_sort_network(int32_t *k, int64_t n) { (void)k, (void)n; }
         }                                                                                             \
         return at;                                                                                    \
     }                                                                                                 \
-    /* np.sort of a lane of 32-bit keys between NPX_SORT_SHORT and                                    \
+    /* np.sort of a lane of 32- or 64-bit keys between NPX_SORT_SHORT and                             \
      * NPX_SORT_NETWORK long, each element its key's value (no NaN, no                                \
      * -0.0): the keys in k sorted by the network, their values into vals.                            \
      * False (nothing done) for other lanes, and for all without AVX-512. */                          \
-    static bool npx_sort_by_network_##s(const T *x, T *vals, int64_t n, int64_t stride, int32_t *k)    \
+    static bool npx_sort_by_network_##s(const T *x, T *vals, int64_t n, int64_t stride, K *k)         \
     {                                                                                                 \
-        if (sizeof(K) != 4 || n <= NPX_SORT_SHORT || n > NPX_SORT_NETWORK)                            \
+        const K top = (K)((K)1 << (8 * sizeof(K) - 1));     /* unsigned keys to signed ones */        \
+        if (sizeof(K) < 4 || n <= NPX_SORT_SHORT || n > NPX_SORT_NETWORK)                             \
             return false;                                                                             \
         for (int64_t q = 0; q < n; q++) {                                                             \
             T v = x[q * stride];                                                                      \
@@ -182,11 +193,14 @@ static void npx_sort_network(int32_t *k, int64_t n) { (void)k, (void)n; }
             T back = npx_sort_value_##s(key);                                                         \
             if (memcmp(&v, &back, sizeof v) != 0)                                                     \
                 return false;                                                                         \
-            k[q] = (int32_t)((uint32_t)key ^ 0x80000000u);                                            \
+            k[q] = key ^ top;                                                                         \
         }                                                                                             \
-        npx_sort_network(k, n);                                                                       \
+        if (sizeof(K) == 4)                                                                           \
+            npx_sort_network_32((int32_t *)k, n);                                                     \
+        else                                                                                          \
+            npx_sort_network_64((int64_t *)k, n);                                                     \
         for (int64_t q = 0; q < n; q++)                                                               \
-            vals[q * stride] = npx_sort_value_##s((K)((uint32_t)k[q] ^ 0x80000000u));                 \
+            vals[q * stride] = npx_sort_value_##s((K)(k[q] ^ top));                                   \
         return true;                                                                                  \
     }                                                                                                 \
     /* Every lane of x sorted into vals (np.sort) or its positions into pos                           \
@@ -204,7 +218,7 @@ static void npx_sort_network(int32_t *k, int64_t n) { (void)k, (void)n; }
             NPX_SORT_FOR                                                                              \
             for (int64_t l = 0; l < lanes; l++) {                                                     \
                 int64_t base = l / inner * n * inner + l % inner;                                     \
-                if (vals && npx_sort_by_network_##s(x + base, vals + base, n, inner, (int32_t *)key))  \
+                if (vals && npx_sort_by_network_##s(x + base, vals + base, n, inner, key))                \
                     continue;                                                                         \
                 const int64_t *sorted = npx_sort_lane_##s(x + base, inner, n, key, at, key + n, at + n); \
                 for (int64_t q = 0; q < n; q++) {                                                     \
