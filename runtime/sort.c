@@ -45,7 +45,6 @@ static inline uint64_t npx_sort_key_f64(double v)
 
 /* The value whose key is k (the keys' inverse, but for -0.0 and NaN, whose
  * keys are 0.0's and one NaN's). */
-static inline bool npx_sort_value_bool(uint8_t k) { return k != 0; }
 static inline int32_t npx_sort_value_i32(uint32_t k) { return (int32_t)(k ^ 0x80000000u); }
 static inline int64_t npx_sort_value_i64(uint64_t k) { return (int64_t)(k ^ 0x8000000000000000u); }
 static inline float npx_sort_value_f32(uint32_t k)
@@ -125,6 +124,41 @@ static void npx_sort_network_64(int64_t *k, int64_t n) { (void)k, (void)n; }
 
 #define NPX_SORT_SHORT 48         /* lanes up to this long are sorted by insertion */
 
+/* NPX_SORT_BY_NETWORK(s, T, K, bits): np.sort of a lane of T between
+ * NPX_SORT_SHORT and NPX_SORT_NETWORK long, each element its key's value
+ * (no NaN, no -0.0): the keys in k (scratch) sorted by the network, their
+ * values into vals. False (nothing done) for other lanes, and for all
+ * without AVX-512. (bool lanes: always the radix sort's one pass.) */
+#define NPX_SORT_BY_NETWORK(s, T, K, bits)                                                            \
+    static bool npx_sort_by_network_##s(const T *x, T *vals, int64_t n, int64_t stride, K *k)         \
+    {                                                                                                 \
+        const K top = (K)1 << (bits - 1);    /* unsigned keys to signed ones */                       \
+        if (n <= NPX_SORT_SHORT || n > NPX_SORT_NETWORK)                                              \
+            return false;                                                                             \
+        for (int64_t q = 0; q < n; q++) {                                                             \
+            T v = x[q * stride];                                                                      \
+            K key = npx_sort_key_##s(v);                                                              \
+            T back = npx_sort_value_##s(key);                                                         \
+            if (memcmp(&v, &back, sizeof v) != 0)                                                     \
+                return false;                                                                         \
+            k[q] = key ^ top;                                                                         \
+        }                                                                                             \
+        npx_sort_network_##bits((int##bits##_t *)k, n);                                               \
+        for (int64_t q = 0; q < n; q++)                                                               \
+            vals[q * stride] = npx_sort_value_##s(k[q] ^ top);                                        \
+        return true;                                                                                  \
+    }
+NPX_SORT_BY_NETWORK(i32, int32_t, uint32_t, 32)
+NPX_SORT_BY_NETWORK(f32, float, uint32_t, 32)
+NPX_SORT_BY_NETWORK(i64, int64_t, uint64_t, 64)
+NPX_SORT_BY_NETWORK(f64, double, uint64_t, 64)
+#undef NPX_SORT_BY_NETWORK
+static bool npx_sort_by_network_bool(const bool *x, bool *vals, int64_t n, int64_t stride, uint8_t *k)
+{
+    (void)x, (void)vals, (void)n, (void)stride, (void)k;
+    return false;
+}
+
 #define NPX_SORT(s, T, K)                                                                             \
     /* The positions of lane x[0], x[stride], ... in sorted order, in at;                             \
      * key, key2 and at2 are scratch of n each. Returns at or at2, the one                            \
@@ -177,31 +211,6 @@ static void npx_sort_network_64(int64_t *k, int64_t n) { (void)k, (void)n; }
             at2 = a;                                                                                  \
         }                                                                                             \
         return at;                                                                                    \
-    }                                                                                                 \
-    /* np.sort of a lane of 32- or 64-bit keys between NPX_SORT_SHORT and                             \
-     * NPX_SORT_NETWORK long, each element its key's value (no NaN, no                                \
-     * -0.0): the keys in k sorted by the network, their values into vals.                            \
-     * False (nothing done) for other lanes, and for all without AVX-512. */                          \
-    static bool npx_sort_by_network_##s(const T *x, T *vals, int64_t n, int64_t stride, K *k)         \
-    {                                                                                                 \
-        const K top = (K)((K)1 << (8 * sizeof(K) - 1));     /* unsigned keys to signed ones */        \
-        if (sizeof(K) < 4 || n <= NPX_SORT_SHORT || n > NPX_SORT_NETWORK)                             \
-            return false;                                                                             \
-        for (int64_t q = 0; q < n; q++) {                                                             \
-            T v = x[q * stride];                                                                      \
-            K key = npx_sort_key_##s(v);                                                              \
-            T back = npx_sort_value_##s(key);                                                         \
-            if (memcmp(&v, &back, sizeof v) != 0)                                                     \
-                return false;                                                                         \
-            k[q] = key ^ top;                                                                         \
-        }                                                                                             \
-        if (sizeof(K) == 4)                                                                           \
-            npx_sort_network_32((int32_t *)k, n);                                                     \
-        else                                                                                          \
-            npx_sort_network_64((int64_t *)k, n);                                                     \
-        for (int64_t q = 0; q < n; q++)                                                               \
-            vals[q * stride] = npx_sort_value_##s((K)(k[q] ^ top));                                   \
-        return true;                                                                                  \
     }                                                                                                 \
     /* Every lane of x sorted into vals (np.sort) or its positions into pos                           \
      * (np.argsort); the other is NULL. */                                                            \
