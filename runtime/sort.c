@@ -11,7 +11,9 @@
  * np.sort of a lane of 32- or 64-bit values up to 2048 long whose keys give
  * the values back (no NaN, no -0.0) sorts the keys alone with a bitonic
  * network of vector min and max, 3.3 times as fast; equal keys are equal
- * values, so their order does not show. */
+ * values, so their order does not show. np.argsort of 32-bit lanes that
+ * long (and np.sort of those with NaN or -0.0) sorts each key with its
+ * position below it as one 64-bit key by the same network: stable. */
 #include <string.h>
 #include "npx_rt.h"
 #include "npx_math.h"
@@ -159,7 +161,33 @@ static bool npx_sort_by_network_bool(const bool *x, bool *vals, int64_t n, int64
     return false;
 }
 
-#define NPX_SORT(s, T, K)                                                                             \
+/* NPX_POSITIONS_BY_NETWORK(s, T): the positions of a lane of 32-bit T
+ * between NPX_SORT_SHORT and NPX_SORT_NETWORK long in sorted order, into
+ * at (room for the lane rounded up to a power of two): each key and its
+ * position as one 64-bit key, sorted by the network, so that equal keys
+ * keep their order (stable, NaN and -0.0 as the radix sort has them).
+ * False (nothing done) for other lanes. np.argsort, and np.sort where a
+ * key does not give its value back. */
+#define NPX_POSITIONS_BY_NETWORK(s, T)                                                                \
+    static bool npx_positions_by_network_##s(const T *x, int64_t n, int64_t stride, int64_t *at)      \
+    {                                                                                                 \
+        const uint64_t top = (uint64_t)1 << 63;                                                       \
+        uint64_t *k = (uint64_t *)at;                                                                 \
+        if (n <= NPX_SORT_SHORT || n > NPX_SORT_NETWORK)                                              \
+            return false;                                                                             \
+        for (int64_t q = 0; q < n; q++)                                                               \
+            k[q] = ((uint64_t)npx_sort_key_##s(x[q * stride]) << 32 | (uint64_t)q) ^ top;             \
+        npx_sort_network_64(at, n);                                                                   \
+        for (int64_t q = 0; q < n; q++)                                                               \
+            at[q] = (int64_t)(k[q] & 0xFFFFFFFFu);                                                    \
+        return true;                                                                                  \
+    }
+NPX_POSITIONS_BY_NETWORK(i32, int32_t)
+NPX_POSITIONS_BY_NETWORK(f32, float)
+#undef NPX_POSITIONS_BY_NETWORK
+#define NPX_NO_NETWORK(x, n, stride, at) false      /* 8- and 64-bit keys: no room for the position */
+
+#define NPX_SORT(s, T, K, positions)                                                                  \
     /* The positions of lane x[0], x[stride], ... in sorted order, in at;                             \
      * key, key2 and at2 are scratch of n each. Returns at or at2, the one                            \
      * that holds them. */                                                                            \
@@ -227,9 +255,11 @@ static bool npx_sort_by_network_bool(const bool *x, bool *vals, int64_t n, int64
             NPX_SORT_FOR                                                                              \
             for (int64_t l = 0; l < lanes; l++) {                                                     \
                 int64_t base = l / inner * n * inner + l % inner;                                     \
-                if (vals && npx_sort_by_network_##s(x + base, vals + base, n, inner, key))                \
+                if (vals && npx_sort_by_network_##s(x + base, vals + base, n, inner, key))            \
                     continue;                                                                         \
-                const int64_t *sorted = npx_sort_lane_##s(x + base, inner, n, key, at, key + n, at + n); \
+                const int64_t *sorted = at;                                                           \
+                if (!positions(x + base, n, inner, at))                                               \
+                    sorted = npx_sort_lane_##s(x + base, inner, n, key, at, key + n, at + n);         \
                 for (int64_t q = 0; q < n; q++) {                                                     \
                     if (vals)                                                                         \
                         vals[base + q * inner] = x[base + sorted[q] * inner];                         \
@@ -250,9 +280,10 @@ static bool npx_sort_by_network_bool(const bool *x, bool *vals, int64_t n, int64
         npx_sort_lanes_##s(x, NULL, out, outer, n, inner);                                            \
     }
 
-NPX_SORT(bool, bool, uint8_t)
-NPX_SORT(i32, int32_t, uint32_t)
-NPX_SORT(i64, int64_t, uint64_t)
-NPX_SORT(f32, float, uint32_t)
-NPX_SORT(f64, double, uint64_t)
+NPX_SORT(bool, bool, uint8_t, NPX_NO_NETWORK)
+NPX_SORT(i32, int32_t, uint32_t, npx_positions_by_network_i32)
+NPX_SORT(i64, int64_t, uint64_t, NPX_NO_NETWORK)
+NPX_SORT(f32, float, uint32_t, npx_positions_by_network_f32)
+NPX_SORT(f64, double, uint64_t, NPX_NO_NETWORK)
 #undef NPX_SORT
+#undef NPX_NO_NETWORK
