@@ -281,7 +281,8 @@ static bool c_gemm(Emitter *e, Ref r)
         emit_open(e, "for (int64_t i = 0; i < %s; i++)", cx_dims(e, v->shape.d, nstack));
         c = matrix_ptr(e, c, cx_dims(e, v->shape.d + nstack, v->shape.ndim - nstack));
     }
-    const char *pa = matrix_ptr(e, gemm_start(e, data_ptr(e, a.stored), &a), a.stride);   /* (a 0-d local: its address) */
+    /* (a 0-d local: its address) */
+    const char *pa = matrix_ptr(e, gemm_start(e, data_ptr(e, a.stored), &a), a.stride);
     const char *pb = matrix_ptr(e, gemm_start(e, data_ptr(e, b.stored), &b), b.stride);
     const char *lda = a.transposed ? a.rows : a.cols, *ldb = b.transposed ? b.rows : b.cols;
     const char *alpha = cx_literal(e, v->scale, 0, true, v->dtype);

@@ -476,13 +476,14 @@ static void cuda_matmul(Emitter *e, Ref r)
         sc = arena_printf(ar, ", %s", cx_dims(e, v->shape.d + nstack, v->shape.ndim - nstack));
         count = arena_printf(ar, ", (int)%s", cx_dims(e, v->shape.d, nstack));
     }
+    const char *pa = gemm_start(e, a.stored->cname, &a), *pb = gemm_start(e, b.stored->cname, &b);
     emit_block(e);
     emit_line(e, "const %s scale = %s, zero = 0;", ct, cx_literal(e, v->scale, 0, true, v->dtype));
     emit_line(e, "NPX_CUBLAS_CHECK(cublas%sgemm%s(npx_dev_blas(), %s, %s, (int)%s, (int)%s, (int)%s, &scale, %s, "
                  "npx_blas_ld(%s)%s, %s, npx_blas_ld(%s)%s, &zero, %s, npx_blas_ld(%s)%s%s));",
               s, nstack ? "StridedBatched" : "", b.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N",
-              a.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", b.cols, a.rows, a.cols, gemm_start(e, b.stored->cname, &b),
-              b.transposed ? b.rows : b.cols, sb, gemm_start(e, a.stored->cname, &a), a.transposed ? a.rows : a.cols, sa, v->cname,
+              a.transposed ? "CUBLAS_OP_T" : "CUBLAS_OP_N", b.cols, a.rows, a.cols, pb,
+              b.transposed ? b.rows : b.cols, sb, pa, a.transposed ? a.rows : a.cols, sa, v->cname,
               b.cols, sc, count);
     emit_close(e, NULL);
 }
