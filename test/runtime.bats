@@ -420,6 +420,22 @@ assert np.load('out/y.npy')[1, 2] == 5 * 2.5 + 1"
     [ -f out/y.npy ] && [ -f out/n.npy ]
 }
 
+@test "--bench reuses a freed big output: the memory a run holds does not grow with the number of runs" {
+    peak_kb() {   # the largest resident set of one run of the program, in KB
+        "$PYTHON" -c "
+import resource, subprocess, sys
+subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL)
+print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)" "$HM" "$@"
+    }
+    # y is f64[1M, 3], 24 MB: glibc handed some runs new pages for it, which
+    # the kernel had to zero (60 runs peaked at 190 MB against 100 MB for 2).
+    local two sixty
+    two=$(peak_kb --random 1 --dim B=1000000 --bench 2 -o out)
+    sixty=$(peak_kb --random 1 --dim B=1000000 --bench 60 -o out)
+    echo "peak: $two KB for 2 runs, $sixty KB for 60"
+    [ "$sixty" -lt $((two + 24 * 1024 * 2)) ]
+}
+
 @test "--bench and --print cannot be combined" {
     run -2 "$HM" --random 1 --dim B=2 --bench 3 --print
     [ "$output" = "handmade: error: --print and --bench cannot be combined (--bench prints only its line)" ]
