@@ -1,6 +1,7 @@
 /* alloc.c: memory for the computation (npx_alloc never returns NULL: it exits
  * 3 instead), size arithmetic checked for overflow, and the error messages of
  * a generated program, "PROG: error: ...". */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,9 +148,15 @@ static bool npx_kept_put(void *p)
     return kept;
 }
 
+/* Big blocks also come from the heap, not from mappings of their own as
+ * glibc would give them: an input of 64 MB read from a mapping made
+ * sum_axis0 20% slower (0.79 ms against 0.66); and the heap is not trimmed,
+ * which would give its top back to the kernel to be zeroed again. */
 void npx_alloc_keep(void)
 {
     npx_kept.on = true;
+    mallopt(M_MMAP_THRESHOLD, 1 << 30);
+    mallopt(M_TRIM_THRESHOLD, INT_MAX);
 }
 #else
 static void *npx_kept_take(size_t nbytes)
