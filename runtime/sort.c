@@ -18,63 +18,81 @@
 #include "npx_rt.h"
 #include "npx_math.h"
 
+/* The lanes go to the threads in chunks of about NPX_SORT_CHUNK elements:
+ * taken one at a time, rows of 1024 float32 went to the threads in turn, and
+ * sorting 4096 of them took 30% longer. */
+#define NPX_SORT_CHUNK 16384
 #ifdef _OPENMP
+#define NPX_SORT_PRAGMA(text) _Pragma(#text)
 #define NPX_SORT_PARALLEL _Pragma("omp parallel")
-#define NPX_SORT_FOR _Pragma("omp for schedule(dynamic)")
+#define NPX_SORT_FOR(lanes_a_chunk) NPX_SORT_PRAGMA(omp for schedule(dynamic, lanes_a_chunk))
 #else
 #define NPX_SORT_PARALLEL
-#define NPX_SORT_FOR
+#define NPX_SORT_FOR(lanes_a_chunk)
 #endif
 
-/* The keys: unsigned integers in NumPy's order of the values. */
+/* The keys: unsigned integers in NumPy's order of the values, computed on
+ * the values' bits alone (so that a loop of them vectorizes). */
 static inline uint8_t npx_sort_key_bool(bool v) { return (uint8_t)v; }
 static inline uint32_t npx_sort_key_i32(int32_t v) { return (uint32_t)v ^ 0x80000000u; }
 static inline uint64_t npx_sort_key_i64(int64_t v) { return (uint64_t)v ^ 0x8000000000000000u; }
 static inline uint32_t npx_sort_key_f32(float v)
 {
     uint32_t u;
-    v = v == 0 ? 0.0f : v;                   /* -0.0 is 0.0 */
     memcpy(&u, &v, sizeof u);
-    return v != v ? UINT32_MAX : u >> 31 ? ~u : u | 0x80000000u;
+    u = u == 0x80000000u ? 0 : u;            /* -0.0 is 0.0 */
+    return (u & 0x7FFFFFFFu) > 0x7F800000u ? UINT32_MAX : u >> 31 ? ~u : u | 0x80000000u;
 }
 static inline uint64_t npx_sort_key_f64(double v)
 {
     uint64_t u;
-    v = v == 0 ? 0.0 : v;
     memcpy(&u, &v, sizeof u);
-    return v != v ? UINT64_MAX : u >> 63 ? ~u : u | 0x8000000000000000u;
+    u = u == 0x8000000000000000u ? 0 : u;
+    return (u & 0x7FFFFFFFFFFFFFFFu) > 0x7FF0000000000000u ? UINT64_MAX
+           : u >> 63                                       ? ~u
+                                                           : u | 0x8000000000000000u;
 }
 
-/* The value whose key is k (the keys' inverse, but for -0.0 and NaN, whose
- * keys are 0.0's and one NaN's). */
-static inline int32_t npx_sort_value_i32(uint32_t k) { return (int32_t)(k ^ 0x80000000u); }
-static inline int64_t npx_sort_value_i64(uint64_t k) { return (int64_t)(k ^ 0x8000000000000000u); }
-static inline float npx_sort_value_f32(uint32_t k)
-{
-    uint32_t u = k >> 31 ? k & 0x7FFFFFFFu : ~k;
-    float v;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
-static inline double npx_sort_value_f64(uint64_t k)
-{
-    uint64_t u = k >> 63 ? k & 0x7FFFFFFFFFFFFFFFu : ~k;
-    double v;
-    memcpy(&v, &u, sizeof v);
-    return v;
-}
+/* The bits of the value whose key is k (the keys' inverse, but for -0.0 and
+ * NaN, whose keys are 0.0's and one NaN's), and the value. */
+static inline uint32_t npx_sort_bits_i32(uint32_t k) { return k ^ 0x80000000u; }
+static inline uint64_t npx_sort_bits_i64(uint64_t k) { return k ^ 0x8000000000000000u; }
+static inline uint32_t npx_sort_bits_f32(uint32_t k) { return k >> 31 ? k & 0x7FFFFFFFu : ~k; }
+static inline uint64_t npx_sort_bits_f64(uint64_t k) { return k >> 63 ? k & 0x7FFFFFFFFFFFFFFFu : ~k; }
+#define NPX_SORT_VALUE(s, T, K)                                                                       \
+    static inline T npx_sort_value_##s(K k)                                                           \
+    {                                                                                                 \
+        K u = npx_sort_bits_##s(k);                                                                   \
+        T v;                                                                                          \
+        memcpy(&v, &u, sizeof v);                                                                     \
+        return v;                                                                                     \
+    }
+NPX_SORT_VALUE(i32, int32_t, uint32_t)
+NPX_SORT_VALUE(i64, int64_t, uint64_t)
+NPX_SORT_VALUE(f32, float, uint32_t)
+NPX_SORT_VALUE(f64, double, uint64_t)
+#undef NPX_SORT_VALUE
 
 #ifdef __AVX512F__
 #include <immintrin.h>
 #define NPX_SORT_NETWORK 2048     /* np.sort of lanes of 32- and 64-bit keys up to this long: a network */
 
 /* NPX_SORT_NET(bits, L, M): npx_sort_network_<bits>(k, n) sorts k[0..n),
- * signed keys, by a bitonic network on vectors of L of them (within a
- * vector by a permutation, mask M, below L apart; whole vectors above); k
- * has room for n rounded up to a power of two (the rest is padded with the
- * largest key). 4096 lanes of 1024 32-bit keys: 7.8 ms on one thread,
+ * signed keys, by a bitonic network on vectors of L of them; k has room for
+ * n rounded up to a power of two (the rest is padded with the largest key).
+ * Keys j apart meet in one step: whole vectors (min and max) where j >= L,
+ * else within a vector (a permutation, mask M), where each vector takes all
+ * the steps of a run size in its registers, and those of every run size up
+ * to L in one pass. 4096 lanes of 1024 32-bit keys: 7.8 ms on one thread,
  * against 26 ms for the radix sort. */
 #define NPX_SORT_NET(bits, L, M)                                                                      \
+    /* Lane i of x and lane i ^ j (partner) meet: the lanes of keep_max keep the larger. */           \
+    static inline __m512i npx_sort_step_##bits(__m512i x, __m512i partner, M keep_max)                \
+    {                                                                                                 \
+        __m512i y = _mm512_permutexvar_epi##bits(partner, x);                                         \
+        return _mm512_mask_blend_epi##bits(keep_max, _mm512_min_epi##bits(x, y),                      \
+                                           _mm512_max_epi##bits(x, y));                               \
+    }                                                                                                 \
     static void npx_sort_network_##bits(int##bits##_t *k, int64_t n)                                  \
     {                                                                                                 \
         int64_t len = L;                                                                              \
@@ -82,38 +100,47 @@ static inline double npx_sort_value_f64(uint64_t k)
             len *= 2;                                                                                 \
         for (int64_t i = n; i < len; i++)                                                             \
             k[i] = INT##bits##_MAX;                                                                   \
+        /* by j, a power of two below L: each lane's partner, and the lanes with bit j:               \
+           the upper of each pair, and those whose run of size j goes down */                        \
         int##bits##_t at[L];                                                                          \
         for (int i = 0; i < L; i++)                                                                   \
             at[i] = i;                                                                                \
-        const __m512i lane = _mm512_loadu_si512(at);                                                  \
-        for (int64_t size = 2; size <= len; size *= 2)     /* sorted runs of size, up and down */     \
-            for (int64_t j = size / 2; j > 0; j /= 2) {     /* elements j apart meet */               \
-                if (j >= L) {                                                                         \
-                    for (int64_t a = 0; a < len; a += 2 * j)                                          \
-                        for (int64_t i = a; i < a + j; i += L) {                                      \
-                            __m512i x = _mm512_loadu_si512(k + i), y = _mm512_loadu_si512(k + i + j); \
-                            __m512i lo = _mm512_min_epi##bits(x, y), hi = _mm512_max_epi##bits(x, y); \
-                            bool down = (i & size) != 0;                                              \
-                            _mm512_storeu_si512(k + i, down ? hi : lo);                               \
-                            _mm512_storeu_si512(k + i + j, down ? lo : hi);                           \
-                        }                                                                             \
-                    continue;                                                                         \
-                }                                                                                     \
-                /* lane i keeps the larger of it and lane i ^ j where exactly one of                  \
-                   "i has bit j" and "its run goes down" holds */                                     \
-                __m512i partner = _mm512_xor_si512(lane, _mm512_set1_epi##bits((int##bits##_t)j));   \
-                M upper = 0, down = 0;                                                                \
-                for (int i = 0; i < L; i++) {                                                         \
-                    upper |= (M)(((i & j) != 0) << i);                                                \
-                    down |= (M)(((i & size) != 0) << i);                                              \
-                }                                                                                     \
-                for (int64_t i = 0; i < len; i += L) {                                                \
-                    M keep_max = upper ^ (size >= L ? ((i & size) ? (M)~0u : 0) : down);              \
-                    __m512i x = _mm512_loadu_si512(k + i), y = _mm512_permutexvar_epi##bits(partner, x); \
-                    __m512i lo = _mm512_min_epi##bits(x, y), hi = _mm512_max_epi##bits(x, y);         \
-                    _mm512_storeu_si512(k + i, _mm512_mask_blend_epi##bits(keep_max, lo, hi));        \
-                }                                                                                     \
+        __m512i partner[L];                                                                           \
+        M upper[L];                                                                                   \
+        for (int j = 1; j < L; j *= 2) {                                                              \
+            partner[j] = _mm512_xor_si512(_mm512_loadu_si512(at), _mm512_set1_epi##bits(j));          \
+            upper[j] = 0;                                                                             \
+            for (int i = 0; i < L; i++)                                                               \
+                upper[j] |= (M)(((i & j) != 0) << i);                                                 \
+        }                                                                                             \
+        /* a lane keeps the larger where exactly one of "it has bit j" and "its run goes down" */    \
+        for (int64_t i = 0; i < len; i += L) {   /* runs up to L long, within each vector */          \
+            __m512i x = _mm512_loadu_si512(k + i);                                                    \
+            for (int size = 2; size <= L; size *= 2) {                                                \
+                M run_down = size < L ? upper[size] : (i & size) ? (M)~0u : 0;                        \
+                for (int j = size / 2; j > 0; j /= 2)                                                 \
+                    x = npx_sort_step_##bits(x, partner[j], upper[j] ^ run_down);                     \
             }                                                                                         \
+            _mm512_storeu_si512(k + i, x);                                                            \
+        }                                                                                             \
+        for (int64_t size = 2 * L; size <= len; size *= 2) {   /* longer runs */                     \
+            for (int64_t j = size / 2; j >= L; j /= 2)                                                \
+                for (int64_t a = 0; a < len; a += 2 * j)                                              \
+                    for (int64_t i = a; i < a + j; i += L) {                                          \
+                        __m512i x = _mm512_loadu_si512(k + i), y = _mm512_loadu_si512(k + i + j);     \
+                        __m512i lo = _mm512_min_epi##bits(x, y), hi = _mm512_max_epi##bits(x, y);     \
+                        bool run_down = (i & size) != 0;                                              \
+                        _mm512_storeu_si512(k + i, run_down ? hi : lo);                               \
+                        _mm512_storeu_si512(k + i + j, run_down ? lo : hi);                           \
+                    }                                                                                 \
+            for (int64_t i = 0; i < len; i += L) {                                                    \
+                __m512i x = _mm512_loadu_si512(k + i);                                                \
+                M run_down = (i & size) ? (M)~0u : 0;                                                 \
+                for (int j = L / 2; j > 0; j /= 2)                                                    \
+                    x = npx_sort_step_##bits(x, partner[j], upper[j] ^ run_down);                     \
+                _mm512_storeu_si512(k + i, x);                                                        \
+            }                                                                                         \
+        }                                                                                             \
     }
 NPX_SORT_NET(32, 16, __mmask16)
 NPX_SORT_NET(64, 8, __mmask8)
@@ -137,14 +164,16 @@ static void npx_sort_network_64(int64_t *k, int64_t n) { (void)k, (void)n; }
         const K top = (K)1 << (bits - 1);    /* unsigned keys to signed ones */                       \
         if (n <= NPX_SORT_SHORT || n > NPX_SORT_NETWORK)                                              \
             return false;                                                                             \
-        for (int64_t q = 0; q < n; q++) {                                                             \
+        K differs = 0;                       /* bits where a key's value is not the element's */      \
+        for (int64_t q = 0; q < n; q++) {   /* no early exit: it vectorizes */                       \
             T v = x[q * stride];                                                                      \
-            K key = npx_sort_key_##s(v);                                                              \
-            T back = npx_sort_value_##s(key);                                                         \
-            if (memcmp(&v, &back, sizeof v) != 0)                                                     \
-                return false;                                                                         \
+            K v_bits, key = npx_sort_key_##s(v);                                                      \
+            memcpy(&v_bits, &v, sizeof v);                                                            \
+            differs |= v_bits ^ npx_sort_bits_##s(key);                                               \
             k[q] = key ^ top;                                                                         \
         }                                                                                             \
+        if (differs)                                                                                  \
+            return false;                                                                             \
         npx_sort_network_##bits((int##bits##_t *)k, n);                                               \
         for (int64_t q = 0; q < n; q++)                                                               \
             vals[q * stride] = npx_sort_value_##s(k[q] ^ top);                                        \
@@ -252,7 +281,7 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
         {                                                                                             \
             K *key = (K *)npx_alloc(npx_bytes(2 * n, sizeof(K), "a sort's keys"));                    \
             int64_t *at = (int64_t *)npx_alloc(npx_bytes(2 * n, sizeof(int64_t), "a sort's positions")); \
-            NPX_SORT_FOR                                                                              \
+            NPX_SORT_FOR(n < NPX_SORT_CHUNK ? NPX_SORT_CHUNK / n : 1)                                 \
             for (int64_t l = 0; l < lanes; l++) {                                                     \
                 int64_t base = l / inner * n * inner + l % inner;                                     \
                 if (vals && npx_sort_by_network_##s(x + base, vals + base, n, inner, key))            \
