@@ -261,30 +261,18 @@ static void emit_reduce(Emitter *e, Ref r)
 
 /* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */
 
-/* Operand `side` of matrix product m as BLAS sees it: stored (possibly
- * transposed), with one matrix for all of the stack or one for each. */
+/* Operand `side` of matrix product m as BLAS sees it (ir_gemm_operand):
+ * stored (possibly transposed), with one matrix for all of the stack or one
+ * for each. */
 bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
 {
-    const Value *prod = V(e->p, m);
-    Ref r = prod->args[side];
-    const Value *v = V(e->p, r);
-    const Shape *s = &v->shape;
-    o->transposed = false;
-    if (v->kind == IR_TRANSPOSE && !v->materialize && ir_swaps_matrices(v)) {
-        o->transposed = true;
-        v = V(e->p, r = v->args[0]);
-    }
-    if (v->kind == IR_RESHAPE && !v->materialize)
-        v = V(e->p, r = v->args[0]);          /* stored in C order: the same matrix */
-    o->offset = NULL;
-    if (!v->materialize && ir_contiguous_block(e->p, v) && V(e->p, v->args[0])->materialize &&
-        !V(e->p, v->args[0])->row_local) {
-        o->offset = cx_block_offset(e, r);    /* one block of it, read where it is */
-        v = V(e->p, v->args[0]);
-    }
-    if (!v->materialize)
+    IrGemmOperand g;
+    if (!ir_gemm_operand(e->p, m, side, &g))
         return false;
-    o->stored = v;
+    const Shape *s = &V(e->p, V(e->p, m)->args[side])->shape;
+    o->stored = V(e->p, g.stored);
+    o->transposed = g.transposed;
+    o->offset = g.block ? cx_block_offset(e, g.block) : NULL;
     if (s->ndim >= 2) {
         o->rows = cx_dim(e, s->d[s->ndim - 2]);
         o->cols = cx_dim(e, s->d[s->ndim - 1]);
@@ -292,16 +280,9 @@ bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
         o->rows = side == 0 ? "1" : cx_dim(e, s->d[0]);
         o->cols = side == 0 ? cx_dim(e, s->d[0]) : "1";
     }
-    int nstack = matmul_stack_ndim(e->p, prod), own = s->ndim >= 2 ? s->ndim - 2 : 0;
-    Shape stack = { own, { 0 } };
-    memcpy(stack.d, s->d, sizeof(Dim) * own);
-    o->stride = NULL;
-    if (shape_size_literal(&stack) == 1)
-        return true;             /* no stack, or a stack of one: one matrix for all */
-    if (own != nstack || memcmp(stack.d, prod->shape.d, sizeof(Dim) * own) != 0)
-        return false;            /* partly broadcast: the loops read it */
-    o->stride = o->transposed ? arena_printf(A(e), "%s * %s", o->cols, o->rows)   /* as stored */
-                              : arena_printf(A(e), "%s * %s", o->rows, o->cols);
+    o->stride = !g.per_matrix ? NULL
+                : o->transposed ? arena_printf(A(e), "%s * %s", o->cols, o->rows)   /* as stored */
+                                : arena_printf(A(e), "%s * %s", o->rows, o->cols);
     return true;
 }
 

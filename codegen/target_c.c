@@ -247,15 +247,6 @@ static const char *data_ptr(Emitter *e, const Value *v)
     return v->shape.ndim == 0 ? arena_printf(e->p->arena, "&%s", v->cname) : v->cname;
 }
 
-/* A float product whose operands are stored (or transposed) float arrays of
- * its dtype: one GEMM call (one per matrix of a stack). */
-static bool gemm_operands(Emitter *e, Ref r, GemmOperand *a, GemmOperand *b)
-{
-    const Value *v = V(e->p, r);
-    return dtype_is_float(v->dtype) && V(e->p, v->args[0])->dtype == v->dtype &&
-           V(e->p, v->args[1])->dtype == v->dtype && gemm_operand(e, r, 0, a) && gemm_operand(e, r, 1, b);
-}
-
 /* Matrix i of a stack stored at base, stride elements apart (NULL: base). */
 static const char *matrix_ptr(Emitter *e, const char *base, const char *stride)
 {
@@ -270,8 +261,7 @@ static bool c_gemm(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
     GemmOperand a, b;
-    bool matrices = V(e->p, v->args[0])->shape.ndim >= 2 && V(e->p, v->args[1])->shape.ndim >= 2;
-    if (!gemm_operands(e, r, &a, &b) || !(e->p->blas || matrices))
+    if (!ir_gemm(e->p, r) || !gemm_operand(e, r, 0, &a) || !gemm_operand(e, r, 1, &b))
         return false;
     c_declare(e, v, false);
     int nstack = matmul_stack_ndim(e->p, v);

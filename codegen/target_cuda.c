@@ -457,9 +457,7 @@ static void cuda_matmul(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
     GemmOperand a, b;
-    bool floats = dtype_is_float(v->dtype) && V(e->p, v->args[0])->dtype == v->dtype &&
-                  V(e->p, v->args[1])->dtype == v->dtype;
-    if (!floats || !gemm_operand(e, r, 0, &a) || !gemm_operand(e, r, 1, &b)) {
+    if (!ir_gemm(e->p, r) || !gemm_operand(e, r, 0, &a) || !gemm_operand(e, r, 1, &b)) {
         emit_matmul_loops(e, r);
         return;
     }

@@ -15,7 +15,8 @@ static const char usage[] =
     "  --blas               C target: matrix products call CBLAS\n"
     "  --tf32               CUDA target: allow TF32 matrix products\n"
     "  --shapes             print every name with its dtype and shape, then exit\n"
-    "  --explain            print, per source line, the loops it became and what was fused\n"
+    "  --explain            print, per source line, the loops and GEMM calls it became and\n"
+    "                       what was fused into them\n"
     "  --dump-ir            print the IR after every pass\n"
     "  --version, --help\n";
 

@@ -1,5 +1,5 @@
 /* explain.c: --explain, per source line: its dtype and shape, the loops it
- * became, what was fused into them, the temporaries that remain, the lines
+ * became, what was fused into them, the GEMM calls and what they read, the temporaries that remain, the lines
  * that run row by row in one loop, and (CUDA) every time the host waits for
  * the device. */
 #include "ir.h"
@@ -76,6 +76,31 @@ static void explain_update(FILE *out, Program *p, const Value *u, const char *na
                       : arena_printf(p->arena, "into a copy of %s (an input, or read again after)", name));
 }
 
+/* A matrix product that is GEMM calls (ir_gemm): the function, how it reads
+ * each operand where it is stored, and the factor folded into it (alpha). */
+static void explain_gemm(FILE *out, Program *p, Ref r)
+{
+    const Value *v = V(p, r);
+    bool f32 = v->dtype == NPX_F32, stack = matmul_stack_ndim(p, v) > 0;
+    if (p->cuda)
+        fprintf(out, "cublas%sgemm%s(", f32 ? "S" : "D", stack ? "StridedBatched" : "");
+    else if (p->blas)
+        fprintf(out, "cblas_%sgemm(", f32 ? "s" : "d");
+    else
+        fprintf(out, "npx_gemm_%s(", dtype_name(v->dtype));
+    for (int side = 0; side < 2; side++) {
+        IrGemmOperand g;
+        ir_gemm_operand(p, r, side, &g);
+        fprintf(out, "%s%s%s%s", side ? ", " : "", g.block ? "a block of " : "", V(p, g.stored)->cname,
+                g.block ? " in place" : g.transposed ? " transposed" : "");
+        if (g.block && g.transposed)
+            fprintf(out, ", transposed");
+    }
+    fprintf(out, ")%s", stack && !p->cuda ? " once for each matrix of the stack" : "");
+    if (v->scale != 1)
+        fprintf(out, ", times %.9g in the call", v->scale);
+}
+
 void ir_explain(FILE *out, Program *p)
 {
     for (int s = 0; s < p->nstmts; s++) {
@@ -100,10 +125,14 @@ void ir_explain(FILE *out, Program *p)
             if (v->stmt != s || !v->materialize || v->kind == IR_INPUT || !ir_op_name(v))
                 continue;
             int count = 0;
-            fprintf(out, "    %s: %s -> %s %s%s", p->cuda ? "kernel" : "loop", ir_op_name(v), v->cname,
-                    shape_str(p, &v->shape, v->dtype, false),
-                    r == st->value ? "" : " (temporary)");
-            list_fused(out, p, r, &count, arena_alloc(p->arena, (size_t)p->nvals));
+            bool gemm = ir_gemm(p, r);
+            fprintf(out, "    %s: %s -> %s %s%s", gemm ? "call" : p->cuda ? "kernel" : "loop", ir_op_name(v),
+                    v->cname, shape_str(p, &v->shape, v->dtype, false), r == st->value ? "" : " (temporary)");
+            if (gemm) {
+                fprintf(out, ": ");
+                explain_gemm(out, p, r);
+            } else
+                list_fused(out, p, r, &count, arena_alloc(p->arena, (size_t)p->nvals));
             fprintf(out, "%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "");
             if (v->kind == IR_UPDATE)
                 explain_update(out, p, v, st->name);

@@ -94,6 +94,45 @@ bool ir_contiguous_block(const Program *p, const Value *v)
     return k == a->shape.ndim;
 }
 
+bool ir_gemm_operand(const Program *p, Ref m, int side, IrGemmOperand *o)
+{
+    const Value *prod = &p->vals[m];
+    Ref r = prod->args[side];
+    const Value *v = &p->vals[r];
+    const Shape *s = &v->shape;
+    o->transposed = false;
+    o->block = 0;
+    if (v->kind == IR_TRANSPOSE && !v->materialize && ir_swaps_matrices(v)) {
+        o->transposed = true;
+        v = &p->vals[r = v->args[0]];
+    }
+    if (v->kind == IR_RESHAPE && !v->materialize)
+        v = &p->vals[r = v->args[0]];        /* stored in C order: the same matrix */
+    if (!v->materialize && ir_contiguous_block(p, v) && p->vals[v->args[0]].materialize &&
+        !p->vals[v->args[0]].row_local) {
+        o->block = r;                         /* one block of it, read where it is */
+        v = &p->vals[r = v->args[0]];
+    }
+    if (!v->materialize)
+        return false;
+    o->stored = r;
+    int nstack = matmul_stack_ndim(p, prod), own = s->ndim >= 2 ? s->ndim - 2 : 0;
+    Shape stack = { own, { 0 } };
+    memcpy(stack.d, s->d, sizeof(Dim) * own);
+    o->per_matrix = shape_size_literal(&stack) != 1;
+    /* no stack, or a stack of one: one matrix for all; else the stack's own */
+    return !o->per_matrix || (own == nstack && memcmp(stack.d, prod->shape.d, sizeof(Dim) * own) == 0);
+}
+
+bool ir_gemm(const Program *p, Ref m)
+{
+    const Value *v = &p->vals[m], *a = &p->vals[v->args[0]], *b = &p->vals[v->args[1]];
+    IrGemmOperand ga, gb;
+    return v->kind == IR_MATMUL && dtype_is_float(v->dtype) && a->dtype == v->dtype && b->dtype == v->dtype &&
+           ir_gemm_operand(p, m, 0, &ga) && ir_gemm_operand(p, m, 1, &gb) &&
+           (p->cuda || p->blas || (a->shape.ndim >= 2 && b->shape.ndim >= 2));
+}
+
 Ref ir_new(Program *p, IrKind kind, Span span)
 {
     if (p->nvals == 0)

@@ -57,7 +57,8 @@ program() {
     npx_exec "npxc --dump-ir" "$NPXC" --dump-ir "$BATS_TEST_TMPDIR/p.npx"
     grep -qE 'matmul scale=0.5 %[0-9]+, %[0-9]+ : f32\[M, N\]  -> g$' <<<"$NPX_OUTPUT"
     explain "$BATS_TEST_TMPDIR/p.npx"
-    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 1 ]
+    grep -qF 'call: matmul -> g f32[M, N]: npx_gemm_f32(a, b transposed), times 0.5 in the call' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 0 ]
     npx_exec "npxc --blas" "$NPXC" --blas "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'cblas_sgemm(NPX_CBLAS_ROW_MAJOR, NPX_CBLAS_NO_TRANS, NPX_CBLAS_TRANS, (int)M, (int)N, (int)K, 0.5f, a,' \
         "$BATS_TEST_TMPDIR/p.c"
@@ -135,30 +136,46 @@ program() {
 @test "einsum of two matrices or stacks of them is a matrix product, a chain is products in turn, other sums one fused loop" {
     program $'input a: f32[M, K]\ninput b: f32[K, N]\ninput s: f32[S, M, K]\ninput t: f32[S, K, N]\ninput u: f32[N, L]\noutput c, d, e, f, g\nc = np.einsum(\'ij,jk->ki\', a, b)\nd = np.einsum(\'sij,sjk->sik\', s, t)\ne = np.einsum(\'sij,sjk->ik\', s, t)\nf = np.einsum(\'ij,ij->i\', a, a)\ng = np.einsum(\'ij,jk,kl->il\', a, b, u)'
     explain "$BATS_TEST_TMPDIR/p.npx"
-    grep -qF 'loop: matmul -> c f32[N, M] (fused: transpose, transpose)' <<<"$NPX_OUTPUT"
-    grep -qF 'loop: matmul -> d f32[S, M, N]' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> c f32[N, M]: npx_gemm_f32(b transposed, a transposed)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> d f32[S, M, N]: npx_gemm_f32(s, t) once for each matrix of the stack' <<<"$NPX_OUTPUT"
     grep -qF 'loop: sum -> e f32[M, N] (fused: multiply, newaxis, transpose, newaxis, transpose)' <<<"$NPX_OUTPUT"
     grep -qF 'loop: sum -> f f32[M] (fused: multiply)' <<<"$NPX_OUTPUT"
-    grep -qF 'loop: matmul -> dot f32[M, N] (temporary)' <<<"$NPX_OUTPUT"
-    grep -qF 'loop: matmul -> g f32[M, L]' <<<"$NPX_OUTPUT"
-    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 6 ]
+    grep -qF 'call: matmul -> dot f32[M, N] (temporary): npx_gemm_f32(a, b)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> g f32[M, L]: npx_gemm_f32(dot, u)' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 2 ] && [ "$(grep -c 'call:' <<<"$NPX_OUTPUT")" -eq 4 ]
 }
 
 @test "a view a float product reads that is no block of its array (every other row, a reordering) is stored once, the product a GEMM" {
     program $'input x: f32[B, V]\ninput W: f32[V, H]\ninput s: f32[S, V, B]\noutput y, z\ny = x[::2] @ W\nz = s.transpose(0, 2, 1).T.T @ W'
     explain "$BATS_TEST_TMPDIR/p.npx"
     grep -qF 'loop: index -> part_2 f32[B[::2], V] (temporary)' <<<"$NPX_OUTPUT"
-    grep -qF 'loop: matmul -> y f32[B[::2], H]' <<<"$NPX_OUTPUT"
-    grep -qF 'loop: matmul -> z f32[S, B, H] (fused: transpose)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> y f32[B[::2], H]: npx_gemm_f32(part_2, W)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> z f32[S, B, H]: npx_gemm_f32(s transposed, W) once for each matrix of the stack' \
+        <<<"$NPX_OUTPUT"
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'npx_gemm_f32(false, false, B_2, H, V, 1.0f, part_2, V, W, H, y, H);' "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'npx_gemm_f32(true, false, B, H, V, 1.0f, s + i * V * B, B, W, H, z + i * B * H, H);' "$BATS_TEST_TMPDIR/p.c"
+}
+
+@test "--explain tells a GEMM call from loops: a vector product is loops, a call with --blas" {
+    program $'input a: f32[M, K]\ninput v: f32[K]\noutput y, z\ny = a @ v\nz = a.T @ a'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: matmul -> y f32[M]' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> z f32[K, K]: npx_gemm_f32(a transposed, a)' <<<"$NPX_OUTPUT"
+    explain "$BATS_TEST_TMPDIR/p.npx" --blas
+    grep -qF 'call: matmul -> y f32[M]: cblas_sgemm(a, v)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> z f32[K, K]: cblas_sgemm(a transposed, a)' <<<"$NPX_OUTPUT"
+    ! grep -qF 'loop:' <<<"$NPX_OUTPUT"
 }
 
 @test "a float product reads a block of an array (x[t], x[1:], a window) where it lies, on both targets: no copy" {
     program $'input x: f32[T, B, D]\ninput W: f32[D, H]\ninput U: f32[H, H]\noutput h, y, z, w\nh = np.zeros((T, B, H), dtype=np.float32)\nfor t in range(1, T):\n    h[t] = x[t] @ W + h[t - 1] @ U\ny = x[1:] @ W\nz = x[0, 2:4] @ W\nfor b in range(2):\n    w = x[1, b * 2:(b + 1) * 2] @ W'
     explain "$BATS_TEST_TMPDIR/p.npx"
     ! grep -qE '(take|index) -> .*temporary' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> dot f32[B, H] (temporary): npx_gemm_f32(a block of x in place, W)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> dot_2 f32[B, H] (temporary): npx_gemm_f32(a block of h_2 in place, U)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> y f32[T-1, B, H]: npx_gemm_f32(a block of x in place, W) once for each matrix' \
+        <<<"$NPX_OUTPUT"
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'npx_gemm_f32(false, false, B, H, D, 1.0f, x + npx_take(st, 7, t, T, 0) * B * D, D, W, H, ' "$BATS_TEST_TMPDIR/p.c"
     grep -qF '1.0f, h_2 + npx_take(st, 7, npx_sub_i64(t, 1), T, 0) * B * H, H, U, H, ' "$BATS_TEST_TMPDIR/p.c"
@@ -167,6 +184,8 @@ program() {
     grep -qF 'npx_gemm_f32(false, false, 2, H, D, 1.0f, x + B * D + npx_mul_i64(b, 2) * D, D, W, H, w, H);' "$BATS_TEST_TMPDIR/p.c"
     npx_exec "npxc --target cuda" "$NPXC" --target cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
     grep -qF 'W, npx_blas_ld(H), x + npx_take(st, 7, t, T, 0) * B * D, npx_blas_ld(D), ' "$BATS_TEST_TMPDIR/p.cu"
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    grep -qF 'call: matmul -> y f32[T-1, B, H]: cublasSgemmStridedBatched(a block of x in place, W)' <<<"$NPX_OUTPUT"
 }
 
 @test "on CUDA an integer the host knows (t - 1) is computed in the kernel that reads it, not by a kernel of its own" {
