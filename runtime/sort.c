@@ -81,10 +81,10 @@ NPX_SORT_VALUE(f64, double, uint64_t)
  * signed keys, by a bitonic network on vectors of L of them; k has room for
  * n rounded up to a power of two (the rest is padded with the largest key).
  * Keys j apart meet in one step: whole vectors (min and max) where j >= L,
- * else within a vector (a permutation, mask M), where each vector takes all
- * the steps of a run size in its registers, and those of every run size up
- * to L in one pass. np.sort of 4096 lanes of 1024 float32: 6.8 ms on one
- * thread, against 25 ms by the radix sort. */
+ * two steps a pass over the keys, else within a vector (a permutation, mask
+ * M), where each vector takes all the steps of a run size in its registers,
+ * and those of every run size up to L in one pass. np.sort of 4096 lanes
+ * of 1024 float32: 6.2 ms on one thread, against 25 ms by the radix sort. */
 #define NPX_SORT_NET(bits, L, M)                                                                      \
     /* Lane i of x and lane i ^ j (partner) meet: the lanes of keep_max keep the larger. */           \
     static inline __m512i npx_sort_step_##bits(__m512i x, __m512i partner, M keep_max)                \
@@ -92,6 +92,13 @@ NPX_SORT_VALUE(f64, double, uint64_t)
         __m512i y = _mm512_permutexvar_epi##bits(partner, x);                                         \
         return _mm512_mask_blend_epi##bits(keep_max, _mm512_min_epi##bits(x, y),                      \
                                            _mm512_max_epi##bits(x, y));                               \
+    }                                                                                                 \
+    /* Whole vectors x and y meet: x keeps the smaller keys, or the larger in a run going down. */  \
+    static inline void npx_sort_pair_##bits(__m512i *x, __m512i *y, bool run_down)                    \
+    {                                                                                                 \
+        __m512i lo = _mm512_min_epi##bits(*x, *y), hi = _mm512_max_epi##bits(*x, *y);                \
+        *x = run_down ? hi : lo;                                                                      \
+        *y = run_down ? lo : hi;                                                                      \
     }                                                                                                 \
     static void npx_sort_network_##bits(int##bits##_t *k, int64_t n)                                  \
     {                                                                                                 \
@@ -124,15 +131,28 @@ NPX_SORT_VALUE(f64, double, uint64_t)
             _mm512_storeu_si512(k + i, x);                                                            \
         }                                                                                             \
         for (int64_t size = 2 * L; size <= len; size *= 2) {   /* longer runs */                     \
-            for (int64_t j = size / 2; j >= L; j /= 2)                                                \
+            int64_t j = size / 2;                                                                     \
+            for (; j >= 2 * L; j /= 4)         /* two steps a pass: j, then j / 2 apart */            \
                 for (int64_t a = 0; a < len; a += 2 * j)                                              \
-                    for (int64_t i = a; i < a + j; i += L) {                                          \
-                        __m512i x = _mm512_loadu_si512(k + i), y = _mm512_loadu_si512(k + i + j);     \
-                        __m512i lo = _mm512_min_epi##bits(x, y), hi = _mm512_max_epi##bits(x, y);     \
+                    for (int64_t i = a; i < a + j / 2; i += L) {                                      \
                         bool run_down = (i & size) != 0;                                              \
-                        _mm512_storeu_si512(k + i, run_down ? hi : lo);                               \
-                        _mm512_storeu_si512(k + i + j, run_down ? lo : hi);                           \
+                        __m512i w = _mm512_loadu_si512(k + i), x = _mm512_loadu_si512(k + i + j / 2); \
+                        __m512i y = _mm512_loadu_si512(k + i + j), z = _mm512_loadu_si512(k + i + j + j / 2); \
+                        npx_sort_pair_##bits(&w, &y, run_down);                                       \
+                        npx_sort_pair_##bits(&x, &z, run_down);                                       \
+                        npx_sort_pair_##bits(&w, &x, run_down);                                       \
+                        npx_sort_pair_##bits(&y, &z, run_down);                                       \
+                        _mm512_storeu_si512(k + i, w);                                                \
+                        _mm512_storeu_si512(k + i + j / 2, x);                                        \
+                        _mm512_storeu_si512(k + i + j, y);                                            \
+                        _mm512_storeu_si512(k + i + j + j / 2, z);                                    \
                     }                                                                                 \
+            for (int64_t a = 0; j == L && a < len; a += 2 * L) {   /* the last step of whole vectors */ \
+                __m512i x = _mm512_loadu_si512(k + a), y = _mm512_loadu_si512(k + a + L);             \
+                npx_sort_pair_##bits(&x, &y, (a & size) != 0);                                        \
+                _mm512_storeu_si512(k + a, x);                                                        \
+                _mm512_storeu_si512(k + a + L, y);                                                    \
+            }                                                                                         \
             for (int64_t i = 0; i < len; i += L) {                                                    \
                 __m512i x = _mm512_loadu_si512(k + i);                                                \
                 M run_down = (i & size) ? (M)~0u : 0;                                                 \
