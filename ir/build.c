@@ -578,9 +578,9 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
                        shape_str(p, &v->shape, v->dtype, v->weak));
             return 0;
         }
-        if (v->shape.ndim > 2 && strcmp(what, "dot") == 0) {
-            diag_error(p->diag, at, "dot of %d-D arrays is not supported yet; matmul (@) and einsum are",
-                       v->shape.ndim);
+        if (i == 1 && v->shape.ndim > 2 && strcmp(what, "dot") == 0) {
+            diag_error(p->diag, at, "dot with a %d-D second operand (each matrix of one with each of the other) is "
+                       "not supported yet; matmul (@) and einsum are", v->shape.ndim);
             return 0;
         }
     }
