@@ -566,6 +566,31 @@ Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int 
 
 /* ---- matrix products ------------------------------------------------- */
 
+/* dot(a, b) with b of three or more axes: NumPy sums over a's last axis
+ * and b's second to last, pairing every matrix (or vector) of a with every
+ * matrix of b; the result has a's other axes, then b's. A contraction. */
+static Ref dot_of_stacks(Program *p, Span at, Span span, Ref a, Ref b)
+{
+    int na = V(p, a)->shape.ndim, nb = V(p, b)->shape.ndim, out[NPX_MAX_RANK], nout = 0;
+    if (na + nb - 1 > NPX_MAX_RANK) {
+        diag_error(p->diag, at, "dot: the product of a %d-D and a %d-D array has %d axes to pair; at most %d",
+                   na, nb, na + nb - 1, NPX_MAX_RANK);
+        return 0;
+    }
+    Term t[2] = { { a, na, { 0 } }, { b, nb, { 0 } } };
+    for (int k = 0; k < na; k++) {
+        t[0].label[k] = k;
+        if (k < na - 1)
+            out[nout++] = k;
+    }
+    for (int k = 0; k < nb; k++) {
+        t[1].label[k] = k == nb - 2 ? na - 1 : na + k;     /* the summed axis: a's last */
+        if (k != nb - 2)
+            out[nout++] = na + k;
+    }
+    return build_contraction(p, at, span, t, 2, out, nout);
+}
+
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
 {
     if (!a || !b)
@@ -576,11 +601,6 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
         if (v->shape.ndim == 0) {
             diag_error(p->diag, at, "%s: operand %d is a scalar (%s); use '*' to scale an array", what, i,
                        shape_str(p, &v->shape, v->dtype, v->weak));
-            return 0;
-        }
-        if (i == 1 && v->shape.ndim > 2 && strcmp(what, "dot") == 0) {
-            diag_error(p->diag, at, "dot with a %d-D second operand (each matrix of one with each of the other) is "
-                       "not supported yet; matmul (@) and einsum are", v->shape.ndim);
             return 0;
         }
     }
@@ -594,6 +614,8 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
     }
     if (k1 != k2)
         ir_add_check(p, p->nstmts - 1, k1, k2, at, "matmul: inner sizes differ");
+    if (vb->shape.ndim > 2 && strcmp(what, "dot") == 0)
+        return dot_of_stacks(p, at, span, a, b);
     Shape stacks[2], s;          /* the axes before a matrix's last two broadcast */
     for (int i = 0; i < 2; i++) {
         const Shape *in = i ? &vb->shape : &va->shape;

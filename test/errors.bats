@@ -17,7 +17,7 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/broadcast_mismatch_call.npx"
 }
 
-@test "matrix products with different inner sizes are rejected" {
+@test "matrix products with different inner sizes are rejected, and a dot with too many axes to pair" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/matmul_mismatch.npx"
 }
 

@@ -97,7 +97,7 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/power.npx"
 }
 
-@test "dot, matmul and @ with 1-D and 2-D operands, and outer, match NumPy" {
+@test "dot, matmul and @ with 1-D and 2-D operands, dot with stacks of matrices, and outer, match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/linalg.npx"
 }
 
