@@ -39,7 +39,7 @@ static Span char_span(const Subscripts *s, int i)
 }
 
 /* Letters and at most one '...' in text[from, to); false, reported, for
- * anything else or a letter written twice. */
+ * anything else or a letter written twice in the output. */
 static bool parse_letters(const Subscripts *s, int from, int to, bool output, Letters *out)
 {
     Diag *d = s->p->diag;
@@ -63,13 +63,9 @@ static bool parse_letters(const Subscripts *s, int from, int to, bool output, Le
             diag_error(d, char_span(s, i), "einsum: invalid subscript '%c'; subscripts are letters", ch);
             return false;
         }
-        for (int k = 0; k < out->n; k++)
+        for (int k = 0; output && k < out->n; k++)     /* twice in an operand: its diagonal */
             if (out->label[k] == l) {
-                if (output)
-                    diag_error(d, char_span(s, i), "einsum: output subscript '%c' appears twice", ch);
-                else
-                    diag_error(d, char_span(s, i), "einsum: subscript '%c' twice in one operand (a diagonal) "
-                                                   "is not supported yet", ch);
+                diag_error(d, char_span(s, i), "einsum: output subscript '%c' appears twice", ch);
                 return false;
             }
         if (out->n == NPX_MAX_RANK) {
@@ -161,6 +157,42 @@ static bool output_labels(const Subscripts *s, int from, const Term *t, int n, i
     return true;
 }
 
+/* Operand t with a label on two of its axes (einsum('ii->i', a)) viewed as
+ * its diagonal there, until each label is on one axis: the two axes moved
+ * first, then a take at the same position on both (NumPy: their sizes must
+ * agree). False, reported, when they cannot. */
+static bool collapse_diagonals(const Subscripts *s, Span at, int i, Term *t)
+{
+    Program *p = s->p;
+    for (int a = 0; a < t->ndim; a++)
+        for (int b = a + 1; b < t->ndim; b++) {
+            if (t->label[a] != t->label[b])
+                continue;
+            const Value *v = V(p, t->ref);
+            Dim n = v->shape.d[a], m = v->shape.d[b];
+            if (dims_differ(p, n, m)) {
+                diag_error(p->diag, at, "einsum: dimensions in operand %d for collapsing index '%c' don't match "
+                           "(%s != %s)", i, label_letter(t->label[a]), dim_str(p, n), dim_str(p, m));
+                return false;
+            }
+            if (n != m)
+                ir_add_check(p, p->nstmts - 1, n, m, at, "einsum: dimensions for collapsing an index differ");
+            int perm[NPX_MAX_RANK] = { a, b }, label[NPX_MAX_RANK] = { t->label[a] }, k = 2;
+            for (int j = 0; j < t->ndim; j++)
+                if (j != a && j != b) {
+                    label[k - 1] = t->label[j];
+                    perm[k++] = j;
+                }
+            Ref moved = build_transpose(p, at, t->ref, perm);
+            Ref pos = build_arange(p, at, NPX_I64, 0, 1, n);
+            t->ref = build_take(p, at, at, moved, (Ref[]){ pos, pos }, 2, 0);
+            t->ndim--;
+            memcpy(t->label, label, sizeof(int) * (size_t)t->ndim);
+            return t->ref && collapse_diagonals(s, at, i, t);
+        }
+    return true;
+}
+
 Ref call_einsum(Lower *L, Call *c, int unused)
 {
     (void)unused;
@@ -235,5 +267,8 @@ Ref call_einsum(Lower *L, Call *c, int unused)
     int out[NPX_MAX_RANK], nout;
     if (!sizes_agree(&s, t, n, at) || !output_labels(&s, arrow ? end + 2 : -1, t, n, nell, out, &nout))
         return 0;
+    for (int i = 0; i < n; i++)
+        if (!collapse_diagonals(&s, at[i], i, &t[i]))
+            return 0;
     return build_contraction(p, call->at, call->span, t, n, out, nout);
 }

@@ -113,6 +113,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/einsum.npx"
 }
 
+@test "einsum with a subscript twice in one operand takes its diagonal, as NumPy does" {
+    check_program "$BATS_TEST_DIRNAME/programs/einsum_diagonal.npx"
+}
+
 @test "indexing with integer arrays and np.take match NumPy, negative positions and 2-D index arrays included" {
     check_program "$BATS_TEST_DIRNAME/programs/take.npx"
 }
