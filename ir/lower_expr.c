@@ -378,13 +378,16 @@ static Ref call_outer(Lower *L, Call *c, int unused)
     if (!lower_bind_args(L, c, params, 2, a))
         return 0;
     Program *p = P(L);
-    Ref x = lower_expr(L, a[0]), y = lower_expr(L, a[1]);
+    Ref ab[2];
+    for (int i = 0; i < 2; i++) {       /* NumPy flattens each, a Python number made an array first */
+        Ref r = lower_expr(L, a[i]);
+        if (r && V(p, r)->weak)
+            r = build_cast(p, a[i]->span, r, dtype_default(V(p, r)->dtype));
+        ab[i] = r ? lower_flatten(L, c->call->at, a[i]->span, r) : 0;
+    }
+    Ref x = ab[0], y = ab[1];
     if (!x || !y)
         return 0;
-    if (V(p, x)->shape.ndim != 1 || V(p, y)->shape.ndim != 1) {
-        diag_error(p->diag, c->call->at, "outer of arrays that are not 1-D is not supported yet");
-        return 0;
-    }
     Ref col = build_expand(p, a[0]->span, x, 2u, 2);       /* x[:, None] */
     return build_ufunc(p, c->call->at, c->call->span, UF_multiply, (Ref[]){ col, y }, 2, false);
 }
