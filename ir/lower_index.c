@@ -307,22 +307,29 @@ Ref lower_subscript(Lower *L, const Expr *e)
     return build_take(p, items->v[ai.item]->span, e->span, view, ai.positions, ai.n, ai.axis);
 }
 
-/* take(a, indices, axis=None): a (flattened when axis is None) at the
- * positions along the axis; mode='raise' only. */
+/* take(a, indices, axis=None, mode='raise'): a (flattened when axis is None)
+ * at the positions along the axis; mode='wrap' takes them modulo the axis's
+ * length, 'clip' clips them into it, as NumPy does. */
 Ref call_take(Lower *L, Call *c, int unused)
 {
     (void)unused;
     static const char *const params[] = { "a", "indices", "axis", "out", "mode", NULL };
+    static const char *const modes[] = { "raise", "wrap", "clip" };
     const Expr *a[5];
     Program *p = P(L);
     if (!lower_bind_args(L, c, params, 2, a))
         return 0;
-    for (int i = 3; i < 5; i++)
-        if (a[i] && !(i == 4 && a[i]->kind == EXPR_STRING && strcmp(a[i]->name, "raise") == 0)) {
-            diag_error(p->diag, a[i]->span, "take(): '%s=' is not supported yet%s", params[i],
-                       i == 4 ? " (only mode='raise')" : "");
-            return 0;
-        }
+    int mode = 0;
+    while (a[4] && a[4]->kind == EXPR_STRING && mode < 3 && strcmp(a[4]->name, modes[mode]) != 0)
+        mode++;
+    if (a[3] || (a[4] && mode == 3)) {
+        if (a[3])
+            diag_error(p->diag, a[3]->span, "take(): 'out=' is not supported yet");
+        else
+            diag_error(p->diag, a[4]->span, "clipmode must be one of 'clip', 'raise', or 'wrap' (got %s)",
+                       a[4]->kind == EXPR_STRING ? arena_printf(p->arena, "'%s'", a[4]->name) : "another value");
+        return 0;
+    }
     Ref x = lower_expr(L, a[0]), positions = lower_expr(L, a[1]);
     if (!x || !positions)
         return 0;
@@ -332,5 +339,18 @@ Ref call_take(Lower *L, Call *c, int unused)
         x = lower_flatten(L, c->call->at, c->call->span, x);
     else if (!lower_one_axis(L, a[2], s->ndim, &axis))
         return 0;
-    return build_take(p, a[1]->span, c->call->span, x, &positions, 1, axis ? __builtin_ctz(axis) : 0);
+    int k = axis ? __builtin_ctz(axis) : 0;
+    Span at = a[1]->span;
+    if (x && mode > 0 && dtype_is_int(V(p, positions)->dtype)) {
+        Ref n = build_dimval(p, at, &(Shape){ 1, { V(p, x)->shape.d[k] } });
+        if (mode == 1)
+            positions = build_ufunc(p, at, at, UF_remainder, (Ref[]){ positions, n }, 2, false);
+        else {
+            Ref zero = build_literal(p, at, NPX_I64, 0, 0, true), one = build_literal(p, at, NPX_I64, 1, 1, true);
+            Ref last = build_ufunc(p, at, at, UF_subtract, (Ref[]){ n, one }, 2, false);
+            Ref low = build_ufunc(p, at, at, UF_maximum, (Ref[]){ positions, zero }, 2, false);
+            positions = build_ufunc(p, at, at, UF_minimum, (Ref[]){ low, last }, 2, false);
+        }
+    }
+    return x ? build_take(p, at, c->call->span, x, &positions, 1, k) : 0;
 }

@@ -69,7 +69,7 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/einsum.npx"
 }
 
-@test "index arrays that are not integers, and take along an axis that is not there, are located" {
+@test "index arrays that are not integers, take along an axis that is not there or in a mode NumPy lacks, are located" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/take.npx"
 }
 
