@@ -32,30 +32,55 @@ void npx_error(const char *fmt, ...)
     va_end(ap);
 }
 
+static void npx_report(const npx_state *st, int line, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "%s: error: %s:%d: ", npx_prog_name, st->prog->source, line);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    fflush(stdout);
+}
+
+#ifdef NPX_LIB
 void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
 {
-#if defined(NPX_LIB) && defined(_OPENMP)
+#ifdef _OPENMP
     bool in_loop = st->on_error && omp_get_level() > 0;
     if (in_loop && __atomic_exchange_n(&((npx_state *)st)->failed, 1, __ATOMIC_ACQ_REL))
         return;                    /* another thread of the loop has reported */
 #endif
     va_list ap;
     va_start(ap, fmt);
-    fprintf(stderr, "%s: error: %s:%d: ", npx_prog_name, st->prog->source, line);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    npx_report(st, line, fmt, ap);
     va_end(ap);
-    fflush(stdout);
-#ifdef NPX_LIB
 #ifdef _OPENMP
     if (in_loop)
         return;
 #endif
     if (st->on_error)
         longjmp(*st->on_error, 1);
-#endif
     exit(NPX_EXIT_RUNTIME);
 }
+#else
+/* Threads of a parallel loop that fail at once print one message: the
+ * first to report exits while it holds the section, and that ends the
+ * others (two messages used to come out interleaved on one line). */
+#ifdef _OPENMP
+#define NPX_ONE_REPORT _Pragma("omp critical(npx_runtime_error)")
+#else
+#define NPX_ONE_REPORT
+#endif
+void npx_runtime_error(const npx_state *st, int line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    NPX_ONE_REPORT
+    {
+        npx_report(st, line, fmt, ap);
+        va_end(ap);
+        exit(NPX_EXIT_RUNTIME);
+    }
+}
+#endif
 
 __attribute__((noreturn)) static void npx_alloc_fail(size_t nbytes)
 {

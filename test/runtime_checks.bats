@@ -36,6 +36,16 @@ load test_helper
     [ ! -e "$BATS_TEST_TMPDIR/out3/r.npy" ]
 }
 
+@test "an error that every thread of a loop meets is one message, whole, on one line" {
+    printf 'input x: f32[N]\ninput i: i64[M]\noutput y\ny = x[i + 5]\n' >"$BATS_TEST_TMPDIR/all.npx"
+    build_program "$BATS_TEST_TMPDIR/all.npx"
+    for _ in 1 2 3 4 5; do
+        OMP_NUM_THREADS=2 run -3 --separate-stderr "$PROG" --random 1 --dim N=4 --dim M=200000 -o "$BATS_TEST_TMPDIR/out"
+        [ "${#stderr_lines[@]}" -eq 1 ]
+        [[ $stderr =~ ^prog:\ error:\ .*all\.npx:4:\ index\ [0-9]+\ is\ out\ of\ bounds\ for\ axis\ 0\ with\ size\ 4$ ]]
+    done
+}
+
 @test "x[np.arange(B), labels] = v: a label past the row is NumPy's IndexError, exit 3, no output" {
     printf 'input g: f32[B, K]\ninput y: i64[B]\noutput g\ng[np.arange(B), y %% 7 - 3] -= 1.0\n' >"$BATS_TEST_TMPDIR/lab.npx"
     build_program "$BATS_TEST_TMPDIR/lab.npx"
