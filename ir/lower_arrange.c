@@ -3,7 +3,7 @@
  * _function_base_impl.py, _shape_base_impl.py, _twodim_base_impl.py and
  * numpy/_core/shape_base.py, numeric.py, fromnumeric.py): flip, fliplr,
  * flipud, diff, hstack, vstack, column_stack, tril, triu, tile, repeat,
- * roll and pad (numpy/lib/_arraypad_impl.py, constant mode); each becomes
+ * roll and pad (numpy/lib/_arraypad_impl.py, its first five modes); each becomes
  * views (ir.h) that the loops read through. */
 #include <string.h>
 #include "lower.h"
@@ -386,9 +386,46 @@ static bool pad_pairs(Lower *L, const Expr *e, int ndim, int64_t (*out)[2])
     return true;
 }
 
+/* pad()'s modes: NumPy's, in its order; those after PAD_SYMMETRIC not yet. */
+enum { PAD_CONSTANT, PAD_EDGE, PAD_WRAP, PAD_REFLECT, PAD_SYMMETRIC, PAD_MODES };
+static const char *const pad_modes[] = { "constant", "edge", "wrap", "reflect", "symmetric", "linear_ramp",
+                                         "maximum", "mean", "median", "minimum", "empty", NULL };
+
+/* The block that mode m (not constant) puts before (side 0) or after (1) x
+ * along axis k, n elements: copies of the edge element, the axis's other
+ * end (wrap), its mirror image without (reflect) or with (symmetric) the
+ * edge element. The axis must hold them, checked at run time where only
+ * the run knows its length. 0 after an error. */
+static Ref pad_block(Lower *L, Span at, Span sp, Ref x, int k, int side, int64_t n, int m)
+{
+    Program *p = P(L);
+    int64_t from[PAD_MODES][2] = { { 0 }, { 0, -1 }, { -n, 0 }, { n, -2 }, { n - 1, -1 } };
+    int64_t to[PAD_MODES][2] = { { 0 }, { 1, NPX_NO_BOUND }, { NPX_NO_BOUND, n }, { 0, -n - 2 },
+                                 { NPX_NO_BOUND, -n - 1 } };
+    AxisIndex sel[NPX_MAX_RANK];
+    Shape s = V(p, x)->shape;
+    whole(sel, s.ndim);
+    sel[k] = (AxisIndex){ false, from[m][side], to[m][side], m >= PAD_REFLECT ? -1 : 1, 0, 0 };
+    Ref block = build_index(p, sp, x, sel);
+    Dim got = V(p, block)->shape.d[k], want = m == PAD_EDGE ? 1 : n;
+    const char *empty = arena_printf(p->arena, "can't extend empty axis %d using modes other than 'constant' or "
+                                     "'empty'", k);
+    const char *wide = arena_printf(p->arena, "pad(): mode='%s' %lld wide along axis %d, more than the axis "
+                                    "holds, is not supported yet", pad_modes[m], (long long)n, k);
+    if (!DIM_IS_SYM(got) && got != want) {
+        diag_error(p->diag, at, "%s", got == 0 ? empty : wide);
+        return 0;
+    }
+    if (got != want)
+        ir_add_check(p, p->nstmts - 1, got, want, at, m == PAD_EDGE ? empty : wide);
+    s.d[k] = n;
+    return m == PAD_EDGE ? build_broadcast(p, sp, block, &s) : block;
+}
+
 /* pad(array, pad_width, mode='constant', constant_values=0): the array with
- * blocks of the constant (in its dtype, as NumPy's assignment casts it)
- * joined before and after it along each axis. */
+ * blocks joined before and after it along each axis in turn, as NumPy pads
+ * it: of the constant (in the array's dtype, as NumPy's assignment casts
+ * it), or taken from the array as padded along the axes before (pad_block). */
 Ref call_pad(Lower *L, Call *c, int unused)
 {
     (void)unused;
@@ -398,10 +435,21 @@ Ref call_pad(Lower *L, Call *c, int unused)
     Span at = c->call->at, sp = c->call->span;
     if (!lower_bind_args(L, c, params, 2, a))
         return 0;
-    if (a[2] && !(a[2]->kind == EXPR_STRING && strcmp(a[2]->name, "constant") == 0)) {
-        diag_error(p->diag, a[2]->span, "pad(): mode=%s%s%s is not supported yet (only 'constant')",
-                   a[2]->kind == EXPR_STRING ? "'" : "", a[2]->kind == EXPR_STRING ? a[2]->name : "...",
-                   a[2]->kind == EXPR_STRING ? "'" : "");
+    int m = 0;
+    while (a[2] && a[2]->kind == EXPR_STRING && pad_modes[m] && strcmp(a[2]->name, pad_modes[m]) != 0)
+        m++;
+    if (a[2] && (a[2]->kind != EXPR_STRING || m >= PAD_MODES)) {
+        if (a[2]->kind == EXPR_STRING && !pad_modes[m])
+            diag_error(p->diag, a[2]->span, "mode '%s' is not supported", a[2]->name);
+        else
+            diag_error(p->diag, a[2]->span, "pad(): mode=%s is not supported yet (only 'constant', 'edge', "
+                       "'wrap', 'reflect' and 'symmetric')", a[2]->kind == EXPR_STRING ?
+                       arena_printf(p->arena, "'%s'", a[2]->name) : "...");
+        return 0;
+    }
+    if (a[3] && m != PAD_CONSTANT) {
+        diag_error(p->diag, a[3]->span, "unsupported keyword arguments for mode '%s': {'constant_values'}",
+                   pad_modes[m]);
         return 0;
     }
     Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
@@ -414,14 +462,19 @@ Ref call_pad(Lower *L, Call *c, int unused)
         return 0;
     }
     fill = build_cast(p, sp, fill, V(p, x)->dtype);
-    for (int k = 0; x && k < V(p, x)->shape.ndim; k++)
-        for (int side = 0; x && side < 2; side++) {
-            if (!pads[k][side])
-                continue;
+    for (int k = 0; x && k < V(p, x)->shape.ndim; k++) {
+        Ref block[2] = { 0, 0 };
+        for (int side = 0; side < 2; side++) {
             Shape s = V(p, x)->shape;
             s.d[k] = pads[k][side];
-            Ref block = build_broadcast(p, sp, fill, &s);
-            x = side ? lower_join(L, sp, at, x, block, k, 1) : lower_join(L, sp, at, block, x, k, 1);
+            if (pads[k][side])
+                block[side] = m == PAD_CONSTANT ? build_broadcast(p, sp, fill, &s)
+                                                : pad_block(L, at, sp, x, k, side, pads[k][side], m);
+            if (pads[k][side] && !block[side])
+                return 0;
         }
+        x = block[0] ? lower_join(L, sp, at, block[0], x, k, 1) : x;
+        x = x && block[1] ? lower_join(L, sp, at, x, block[1], k, 1) : x;
+    }
     return x;
 }

@@ -174,6 +174,15 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/pad.npx" --random 4 --dim B=1 --dim T=0 --dim C=1 --dim N=0 --dim M=0
 }
 
+@test "pad's edge, wrap, reflect and symmetric modes match NumPy; wider than a run's axis, or of an empty one, exit 3" {
+    check_program "$BATS_TEST_DIRNAME/programs/pad_modes.npx"
+    run -3 "$PROG" --random 4 --dim N=3 -o "$BATS_TEST_TMPDIR/narrow"
+    [[ $output == *"pad_modes.npx:18: pad(): mode='symmetric' 4 wide along axis 0, more than the axis holds, is not supported yet"* ]]
+    run -3 "$PROG" --random 4 --dim N=0 -o "$BATS_TEST_TMPDIR/empty"
+    [[ $output == *"pad_modes.npx:15: can't extend empty axis 0 using modes other than 'constant' or 'empty'"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/empty/e.npy" ]
+}
+
 @test "cov and corrcoef match NumPy: rows or columns, y, bias and ddof, one variable, one observation" {
     check_program "$BATS_TEST_DIRNAME/programs/cov.npx"
     check_program "$BATS_TEST_DIRNAME/programs/cov.npx" --random 4 --dim N=1 --dim D=2
