@@ -4,8 +4,9 @@
  * axis's length. median is the mean of the middle two (NumPy's mean of the
  * partitioned middle); quantile is NumPy's linear interpolation, written as
  * its _lerp is (from the nearer end: b - (b - a) * (1 - t) when t >= 0.5),
- * with t a Python float, so a float32 array gives float32. A NaN along the
- * axis makes the result NaN, as NumPy checks the sorted axis's last element. */
+ * with t a Python float, so a float32 array gives float32; or by another of
+ * NumPy's methods (discrete). A NaN along the axis makes the result NaN, as
+ * NumPy checks the sorted axis's last element. */
 #include <string.h>
 #include "lower.h"
 
@@ -61,6 +62,55 @@ static Ref lerp(Lower *L, Span at, Ref a, Ref b, Ref t)
     return build_ufunc(p, at, at, UF_where, (Ref[]){ near_b, down, up }, 3, false);
 }
 
+/* quantile's method=: NumPy's, in its order; those before LINEAR and after
+ * it up to LOWER not yet. */
+enum { LINEAR = 6, LOWER = 9, HIGHER, MIDPOINT, NEAREST };
+static const char *const methods[] = { "inverted_cdf", "averaged_inverted_cdf", "closest_observation",
+                                       "interpolated_inverted_cdf", "hazen", "weibull", "linear",
+                                       "median_unbiased", "normal_unbiased", "lower", "higher", "midpoint",
+                                       "nearest", NULL };
+
+/* The method e names (LINEAR when not given), or -1, reported. */
+static int quantile_method(Lower *L, Call *c, const Expr *e)
+{
+    Program *p = P(L);
+    int m = 0;
+    if (!e)
+        return LINEAR;
+    if (e->kind != EXPR_STRING)
+        return lower_not_given(L, c, e, "method") ? LINEAR : -1;   /* (reports) */
+    while (methods[m] && strcmp(e->name, methods[m]) != 0)
+        m++;
+    if (!methods[m])
+        diag_error(p->diag, e->span, "'%s' is not a valid method. Use one of: dict_keys(['inverted_cdf', "
+                   "'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', "
+                   "'weibull', 'linear', 'median_unbiased', 'normal_unbiased', 'lower', 'higher', 'midpoint', "
+                   "'nearest'])", e->name);
+    else if (m < LINEAR || (m > LINEAR && m < LOWER))
+        diag_error(p->diag, e->span, "%s(): method='%s' is not supported yet (only 'linear', 'lower', "
+                   "'higher', 'midpoint' and 'nearest')", c->fname, methods[m]);
+    return methods[m] && (m == LINEAR || m >= LOWER) ? m : -1;
+}
+
+/* The methods that read the sorted elements at floor(v) or ceil(v) of the
+ * position v = q (n - 1): lower, higher, nearest (v rounded half to even,
+ * as np.around rounds it), each in the array's dtype; midpoint, halfway
+ * between the two (NumPy's _lerp with gamma 0.5, or 0 where v is whole). */
+static Ref discrete(Lower *L, Span at, Ref sorted, Ref v, int k, int method)
+{
+    Program *p = P(L);
+    Ufunc round = method == LOWER || method == MIDPOINT ? UF_floor : method == HIGHER ? UF_ceil : UF_rint;
+    Ref lo = build_cast(p, at, build_ufunc(p, at, at, round, &v, 1, false), NPX_I64);
+    if (method != MIDPOINT)
+        return element(L, at, sorted, lo, k);
+    Ref hi = build_cast(p, at, build_ufunc(p, at, at, UF_ceil, &v, 1, false), NPX_I64);
+    Ref t = lower_operator(L, AST_MUL, at, at, lower_operator(L, AST_SUB, at, at, hi, lo),
+                           build_literal(p, at, NPX_F64, 0, 0.5, true));
+    if (t)
+        V(p, t)->weak = true;                     /* NumPy's float(gamma) */
+    return lerp(L, at, element(L, at, sorted, lo, k), element(L, at, sorted, hi, k), t);
+}
+
 Ref call_quantile(Lower *L, Call *c, int which)
 {
     static const char *const median[] = { "a", "axis", "out", "overwrite_input", "keepdims", NULL };
@@ -72,10 +122,9 @@ Ref call_quantile(Lower *L, Call *c, int which)
     if (!lower_bind_args(L, c, m ? median : quantile, m ? 1 : 2, a))
         return 0;
     const Expr *axis_e = a[m ? 1 : 2], *keep = a[m ? 4 : 6];
+    int method = m ? LINEAR : quantile_method(L, c, a[5]);
     if (!lower_not_given(L, c, a[m ? 2 : 3], "out") || !lower_not_given(L, c, a[m ? 3 : 4], "overwrite_input") ||
-        (!m && a[5] && !(a[5]->kind == EXPR_STRING && strcmp(a[5]->name, "linear") == 0) &&
-         !lower_not_given(L, c, a[5], "method")) ||
-        (keep && !lower_bool_flag(L, keep, &keepdims)))
+        method < 0 || (keep && !lower_bool_flag(L, keep, &keepdims)))
         return 0;
     Ref x = lower_asarray(p, sp, lower_expr(L, a[0])), q = m ? 0 : fraction(L, a[1], which);
     if (!x || (!m && !q))
@@ -103,6 +152,8 @@ Ref call_quantile(Lower *L, Call *c, int which)
             sum = lower_operator(L, AST_ADD, at, at, build_cast(p, at, element(L, at, sorted, lo, k), NPX_F64),
                                  build_cast(p, at, element(L, at, sorted, hi, k), NPX_F64));
         r = lower_operator(L, AST_DIV, at, at, sum, i64(p, at, 2));
+    } else if (method != LINEAR) {
+        r = discrete(L, at, sorted, lower_operator(L, AST_MUL, at, at, last, q), k, method);
     } else {                                      /* between floor(v) and the next, v = q (n - 1) */
         Ref v = lower_operator(L, AST_MUL, at, at, last, q);
         Ref lo = build_cast(p, at, build_ufunc(p, at, at, UF_floor, &v, 1, false), NPX_I64);

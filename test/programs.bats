@@ -158,6 +158,11 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/quantiles.npx" --random 4 --dim N=8 --dim D=1
 }
 
+@test "quantile's lower, higher, nearest and midpoint methods match NumPy, of odd and even lengths" {
+    check_program "$BATS_TEST_DIRNAME/programs/quantile_methods.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/quantile_methods.npx" --random 2 --dim N=8 --dim R=2
+}
+
 @test "linalg.norm's ord=: vector and matrix norms match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/norms.npx"
     check_program "$BATS_TEST_DIRNAME/programs/norms.npx" --random 5 --dim N=3 --dim D=1
