@@ -18,9 +18,8 @@ void emit_value_storage(Emitter *e, Ref r, const IrStmt *st);
 void emit_value_loops(Emitter *e, Ref r, const IrStmt *st);
 void emit_matmul_loops(Emitter *e, Ref r);
 
-/* A matrix product's operand for BLAS (cuBLAS, CBLAS): false when it is
- * neither stored nor the transpose of something stored, or when its stack
- * is broadcast against part of the other's. */
+/* A matrix product's operand for BLAS (cuBLAS, CBLAS), for a product that
+ * ir_gemm found to be GEMM calls. */
 typedef struct {
     const Value *stored;         /* the buffer BLAS reads */
     bool transposed;             /* the operand is stored.T (each matrix of it) */
@@ -29,7 +28,7 @@ typedef struct {
     const char *stride;          /* elements from one matrix of the stack to the next;
                                     NULL: one matrix serves the whole stack */
 } GemmOperand;
-bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o);
+void gemm_operand(Emitter *e, Ref m, int side, const IrGemmOperand *g, GemmOperand *o);
 /* The operand's first element: base (stored's pointer) moved by its offset. */
 const char *gemm_start(Emitter *e, const char *base, const GemmOperand *o);
 

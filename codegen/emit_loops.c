@@ -261,18 +261,15 @@ static void emit_reduce(Emitter *e, Ref r)
 
 /* ---- matrix products: out[i, j] = sum over p of a[i, p] * b[p, j] ---- */
 
-/* Operand `side` of matrix product m as BLAS sees it (ir_gemm_operand):
+/* Operand `side` of matrix product m as BLAS sees it (g, from ir_gemm):
  * stored (possibly transposed), with one matrix for all of the stack or one
  * for each. */
-bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
+void gemm_operand(Emitter *e, Ref m, int side, const IrGemmOperand *g, GemmOperand *o)
 {
-    IrGemmOperand g;
-    if (!ir_gemm_operand(e->p, m, side, &g))
-        return false;
     const Shape *s = &V(e->p, V(e->p, m)->args[side])->shape;
-    o->stored = V(e->p, g.stored);
-    o->transposed = g.transposed;
-    o->offset = g.block ? cx_block_offset(e, g.block) : NULL;
+    o->stored = V(e->p, g->stored);
+    o->transposed = g->transposed;
+    o->offset = g->block ? cx_block_offset(e, g->block) : NULL;
     if (s->ndim >= 2) {
         o->rows = cx_dim(e, s->d[s->ndim - 2]);
         o->cols = cx_dim(e, s->d[s->ndim - 1]);
@@ -280,10 +277,9 @@ bool gemm_operand(Emitter *e, Ref m, int side, GemmOperand *o)
         o->rows = side == 0 ? "1" : cx_dim(e, s->d[0]);
         o->cols = side == 0 ? cx_dim(e, s->d[0]) : "1";
     }
-    o->stride = !g.per_matrix ? NULL
+    o->stride = !g->per_matrix ? NULL
                 : o->transposed ? arena_printf(A(e), "%s * %s", o->cols, o->rows)   /* as stored */
                                 : arena_printf(A(e), "%s * %s", o->rows, o->cols);
-    return true;
 }
 
 const char *gemm_start(Emitter *e, const char *base, const GemmOperand *o)

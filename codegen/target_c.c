@@ -260,9 +260,12 @@ static const char *matrix_ptr(Emitter *e, const char *base, const char *stride)
 static bool c_gemm(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
+    IrGemmOperand g[2];
     GemmOperand a, b;
-    if (!ir_gemm(e->p, r) || !gemm_operand(e, r, 0, &a) || !gemm_operand(e, r, 1, &b))
+    if (!ir_gemm(e->p, r, g))
         return false;
+    gemm_operand(e, r, 0, &g[0], &a);
+    gemm_operand(e, r, 1, &g[1], &b);
     c_declare(e, v, false);
     int nstack = matmul_stack_ndim(e->p, v);
     const char *c = data_ptr(e, v);

@@ -456,11 +456,14 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 static void cuda_matmul(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
+    IrGemmOperand g[2];
     GemmOperand a, b;
-    if (!ir_gemm(e->p, r) || !gemm_operand(e, r, 0, &a) || !gemm_operand(e, r, 1, &b)) {
+    if (!ir_gemm(e->p, r, g)) {
         emit_matmul_loops(e, r);
         return;
     }
+    gemm_operand(e, r, 0, &g[0], &a);
+    gemm_operand(e, r, 1, &g[1], &b);
     cuda_declare(e, v, false);
     /* row-major C = A B is column-major C^T = B^T A^T: cuBLAS gets B first;
        a stack is one strided batched call (stride 0: one matrix for all) */

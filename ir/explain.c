@@ -1,7 +1,7 @@
 /* explain.c: --explain, per source line: its dtype and shape, the loops it
- * became, what was fused into them, the GEMM calls and what they read, the temporaries that remain, the lines
- * that run row by row in one loop, and (CUDA) every time the host waits for
- * the device. */
+ * became, what was fused into them, the GEMM calls and what they read, the
+ * temporaries that remain, the lines that run row by row in one loop, and
+ * (CUDA) every time the host waits for the device. */
 #include "ir.h"
 
 /* The operations computed inline inside value r's loop, each once (seen). */
@@ -78,7 +78,7 @@ static void explain_update(FILE *out, Program *p, const Value *u, const char *na
 
 /* A matrix product that is GEMM calls (ir_gemm): the function, how it reads
  * each operand where it is stored, and the factor folded into it (alpha). */
-static void explain_gemm(FILE *out, Program *p, Ref r)
+static void explain_gemm(FILE *out, Program *p, Ref r, const IrGemmOperand g[2])
 {
     const Value *v = V(p, r);
     bool f32 = v->dtype == NPX_F32, stack = matmul_stack_ndim(p, v) > 0;
@@ -89,11 +89,10 @@ static void explain_gemm(FILE *out, Program *p, Ref r)
     else
         fprintf(out, "npx_gemm_%s(", dtype_name(v->dtype));
     for (int side = 0; side < 2; side++) {
-        IrGemmOperand g;
-        ir_gemm_operand(p, r, side, &g);
-        fprintf(out, "%s%s%s%s", side ? ", " : "", g.block ? "a block of " : "", V(p, g.stored)->cname,
-                g.block ? " in place" : g.transposed ? " transposed" : "");
-        if (g.block && g.transposed)
+        const IrGemmOperand *o = &g[side];
+        fprintf(out, "%s%s%s%s", side ? ", " : "", o->block ? "a block of " : "", V(p, o->stored)->cname,
+                o->block ? " in place" : o->transposed ? " transposed" : "");
+        if (o->block && o->transposed)
             fprintf(out, ", transposed");
     }
     fprintf(out, ")%s", stack && !p->cuda ? " once for each matrix of the stack" : "");
@@ -125,12 +124,13 @@ void ir_explain(FILE *out, Program *p)
             if (v->stmt != s || !v->materialize || v->kind == IR_INPUT || !ir_op_name(v))
                 continue;
             int count = 0;
-            bool gemm = ir_gemm(p, r);
+            IrGemmOperand g[2];
+            bool gemm = ir_gemm(p, r, g);
             fprintf(out, "    %s: %s -> %s %s%s", gemm ? "call" : p->cuda ? "kernel" : "loop", ir_op_name(v),
                     v->cname, shape_str(p, &v->shape, v->dtype, false), r == st->value ? "" : " (temporary)");
             if (gemm) {
                 fprintf(out, ": ");
-                explain_gemm(out, p, r);
+                explain_gemm(out, p, r, g);
             } else
                 list_fused(out, p, r, &count, arena_alloc(p->arena, (size_t)p->nvals));
             fprintf(out, "%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "");

@@ -94,7 +94,10 @@ bool ir_contiguous_block(const Program *p, const Value *v)
     return k == a->shape.ndim;
 }
 
-bool ir_gemm_operand(const Program *p, Ref m, int side, IrGemmOperand *o)
+/* Operand `side` (0: a, 1: b) of matrix product m as a GEMM call reads it:
+ * false when it cannot (the operand is computed inline, or a stack broadcast
+ * against part of the other), and the product's loops read it instead. */
+static bool gemm_operand(const Program *p, Ref m, int side, IrGemmOperand *o)
 {
     const Value *prod = &p->vals[m];
     Ref r = prod->args[side];
@@ -124,12 +127,11 @@ bool ir_gemm_operand(const Program *p, Ref m, int side, IrGemmOperand *o)
     return !o->per_matrix || (own == nstack && memcmp(stack.d, prod->shape.d, sizeof(Dim) * own) == 0);
 }
 
-bool ir_gemm(const Program *p, Ref m)
+bool ir_gemm(const Program *p, Ref m, IrGemmOperand g[2])
 {
     const Value *v = &p->vals[m], *a = &p->vals[v->args[0]], *b = &p->vals[v->args[1]];
-    IrGemmOperand ga, gb;
     return v->kind == IR_MATMUL && dtype_is_float(v->dtype) && a->dtype == v->dtype && b->dtype == v->dtype &&
-           ir_gemm_operand(p, m, 0, &ga) && ir_gemm_operand(p, m, 1, &gb) &&
+           gemm_operand(p, m, 0, &g[0]) && gemm_operand(p, m, 1, &g[1]) &&
            (p->cuda || p->blas || (a->shape.ndim >= 2 && b->shape.ndim >= 2));
 }
 

@@ -352,10 +352,8 @@ static inline int matmul_stack_ndim(const Program *p, const Value *v)
 {
     return v->shape.ndim - (p->vals[v->args[0]].shape.ndim >= 2) - (p->vals[v->args[1]].shape.ndim >= 2);
 }
-/* How a GEMM call reads operand `side` (0: a, 1: b) of float matrix product
- * m, once fusion has decided what is stored: false when it cannot (the
- * operand is computed inline, or a stack broadcast against part of the
- * other), and the product's loops read it instead. */
+/* How a GEMM call reads an operand of a float matrix product, once fusion
+ * has decided what is stored. */
 typedef struct {
     Ref stored;                  /* the stored array it reads */
     Ref block;                   /* the view of stored that is the operand, read
@@ -363,11 +361,11 @@ typedef struct {
     bool transposed;             /* each matrix transposed (BLAS's trans) */
     bool per_matrix;             /* one matrix for each of the stack's, else one for all */
 } IrGemmOperand;
-bool ir_gemm_operand(const Program *p, Ref m, int side, IrGemmOperand *o);
 /* Is matrix product m GEMM calls (npx_gemm, CBLAS or cuBLAS: float operands
  * of its dtype that a GEMM can read; on the C target without --blas, two
- * matrices, not a vector), rather than loops? */
-bool ir_gemm(const Program *p, Ref m);
+ * matrices, not a vector), rather than loops? If so, g[side] says how the
+ * call reads each operand. */
+bool ir_gemm(const Program *p, Ref m, IrGemmOperand g[2]);
 /* NumPy's error for reduction red of nothing; NULL when it has an identity */
 const char *empty_reduction_error(Reduction red);
 
