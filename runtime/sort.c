@@ -100,6 +100,22 @@ NPX_SORT_VALUE(f64, double, uint64_t)
         *x = run_down ? hi : lo;                                                                      \
         *y = run_down ? lo : hi;                                                                      \
     }                                                                                                 \
+    /* The steps within each vector of every run size from first to last: lane i and lane i ^ j   \
+       meet for each j below L (partner[j]); a lane keeps the larger where exactly one of "it has   \
+       bit j" (upper[j]) and "its run goes down" holds. One pass over the keys. */                   \
+    static inline void npx_sort_within_##bits(int##bits##_t *k, int64_t len, int64_t first, int64_t last, \
+                                              const __m512i *partner, const M *upper)                 \
+    {                                                                                                 \
+        for (int64_t i = 0; i < len; i += L) {                                                        \
+            __m512i x = _mm512_loadu_si512(k + i);                                                    \
+            for (int64_t size = first; size <= last; size *= 2) {                                    \
+                M run_down = size < L ? upper[size] : (i & size) ? (M)~0u : 0;                        \
+                for (int64_t j = (size < L ? size : L) / 2; j > 0; j /= 2)                            \
+                    x = npx_sort_step_##bits(x, partner[j], upper[j] ^ run_down);                     \
+            }                                                                                         \
+            _mm512_storeu_si512(k + i, x);                                                            \
+        }                                                                                             \
+    }                                                                                                 \
     static void npx_sort_network_##bits(int##bits##_t *k, int64_t n)                                  \
     {                                                                                                 \
         int64_t len = L;                                                                              \
@@ -120,16 +136,7 @@ NPX_SORT_VALUE(f64, double, uint64_t)
             for (int i = 0; i < L; i++)                                                               \
                 upper[j] |= (M)(((i & j) != 0) << i);                                                 \
         }                                                                                             \
-        /* a lane keeps the larger where exactly one of "it has bit j" and "its run goes down" */    \
-        for (int64_t i = 0; i < len; i += L) {   /* runs up to L long, within each vector */          \
-            __m512i x = _mm512_loadu_si512(k + i);                                                    \
-            for (int size = 2; size <= L; size *= 2) {                                                \
-                M run_down = size < L ? upper[size] : (i & size) ? (M)~0u : 0;                        \
-                for (int j = size / 2; j > 0; j /= 2)                                                 \
-                    x = npx_sort_step_##bits(x, partner[j], upper[j] ^ run_down);                     \
-            }                                                                                         \
-            _mm512_storeu_si512(k + i, x);                                                            \
-        }                                                                                             \
+        npx_sort_within_##bits(k, len, 2, L, partner, upper);   /* runs up to L long */              \
         for (int64_t size = 2 * L; size <= len; size *= 2) {   /* longer runs */                     \
             int64_t j = size / 2;                                                                     \
             for (; j >= 2 * L; j /= 4)         /* two steps a pass: j, then j / 2 apart */            \
@@ -153,13 +160,7 @@ NPX_SORT_VALUE(f64, double, uint64_t)
                 _mm512_storeu_si512(k + a, x);                                                        \
                 _mm512_storeu_si512(k + a + L, y);                                                    \
             }                                                                                         \
-            for (int64_t i = 0; i < len; i += L) {                                                    \
-                __m512i x = _mm512_loadu_si512(k + i);                                                \
-                M run_down = (i & size) ? (M)~0u : 0;                                                 \
-                for (int j = L / 2; j > 0; j /= 2)                                                    \
-                    x = npx_sort_step_##bits(x, partner[j], upper[j] ^ run_down);                     \
-                _mm512_storeu_si512(k + i, x);                                                        \
-            }                                                                                         \
+            npx_sort_within_##bits(k, len, size, size, partner, upper);                               \
         }                                                                                             \
     }
 NPX_SORT_NET(32, 16, __mmask16)
