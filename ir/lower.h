@@ -71,6 +71,9 @@ bool lower_const_int(Lower *L, const Expr *e, int64_t *out);
 bool lower_is_const_int(Lower *L, const Expr *e);
 bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out);
 bool lower_bool_flag(Lower *L, const Expr *e, bool *out);
+/* Which of the NULL-terminated names string e is (mode='wrap'): its index,
+ * or the number of names when it is none of them or no string. */
+int lower_choice(const Expr *e, const char *const *names);
 /* One size (a constant, a size symbol, x.shape[k]) or a shape (a tuple of
  * them, or x.shape). */
 bool lower_dim(Lower *L, const Expr *e, Dim *out);

@@ -435,10 +435,8 @@ Ref call_pad(Lower *L, Call *c, int unused)
     Span at = c->call->at, sp = c->call->span;
     if (!lower_bind_args(L, c, params, 2, a))
         return 0;
-    int m = 0;
-    while (a[2] && a[2]->kind == EXPR_STRING && pad_modes[m] && strcmp(a[2]->name, pad_modes[m]) != 0)
-        m++;
-    if (a[2] && (a[2]->kind != EXPR_STRING || m >= PAD_MODES)) {
+    int m = a[2] ? lower_choice(a[2], pad_modes) : PAD_CONSTANT;
+    if (m >= PAD_MODES) {
         if (a[2]->kind == EXPR_STRING && !pad_modes[m])
             diag_error(p->diag, a[2]->span, "mode '%s' is not supported", a[2]->name);
         else

@@ -132,6 +132,14 @@ bool lower_bool_flag(Lower *L, const Expr *e, bool *out)
     return false;
 }
 
+int lower_choice(const Expr *e, const char *const *names)
+{
+    int i = 0;
+    while (names[i] && !(e->kind == EXPR_STRING && strcmp(e->name, names[i]) == 0))
+        i++;
+    return i;
+}
+
 /* One size of a shape argument: an integer constant, a size symbol, x.shape[k]. */
 bool lower_dim(Lower *L, const Expr *e, Dim *out)
 {

@@ -314,20 +314,19 @@ Ref call_take(Lower *L, Call *c, int unused)
 {
     (void)unused;
     static const char *const params[] = { "a", "indices", "axis", "out", "mode", NULL };
-    static const char *const modes[] = { "raise", "wrap", "clip" };
+    static const char *const modes[] = { "raise", "wrap", "clip", NULL };
     const Expr *a[5];
     Program *p = P(L);
     if (!lower_bind_args(L, c, params, 2, a))
         return 0;
-    int mode = 0;
-    while (a[4] && a[4]->kind == EXPR_STRING && mode < 3 && strcmp(a[4]->name, modes[mode]) != 0)
-        mode++;
-    if (a[3] || (a[4] && mode == 3)) {
-        if (a[3])
-            diag_error(p->diag, a[3]->span, "take(): 'out=' is not supported yet");
+    int mode = a[4] ? lower_choice(a[4], modes) : 0;
+    if (a[3] || !modes[mode]) {
+        if (a[3] || a[4]->kind != EXPR_STRING)   /* (NumPy also takes a mode's number) */
+            diag_error(p->diag, a[3] ? a[3]->span : a[4]->span, "take(): '%s=' %sis not supported yet",
+                       a[3] ? "out" : "mode", a[3] ? "" : "other than a string ");
         else
-            diag_error(p->diag, a[4]->span, "clipmode must be one of 'clip', 'raise', or 'wrap' (got %s)",
-                       a[4]->kind == EXPR_STRING ? arena_printf(p->arena, "'%s'", a[4]->name) : "another value");
+            diag_error(p->diag, a[4]->span, "clipmode must be one of 'clip', 'raise', or 'wrap' (got '%s')",
+                       a[4]->name);
         return 0;
     }
     Ref x = lower_expr(L, a[0]), positions = lower_expr(L, a[1]);

@@ -74,13 +74,11 @@ static const char *const methods[] = { "inverted_cdf", "averaged_inverted_cdf", 
 static int quantile_method(Lower *L, Call *c, const Expr *e)
 {
     Program *p = P(L);
-    int m = 0;
     if (!e)
         return LINEAR;
     if (e->kind != EXPR_STRING)
         return lower_not_given(L, c, e, "method") ? LINEAR : -1;   /* (reports) */
-    while (methods[m] && strcmp(e->name, methods[m]) != 0)
-        m++;
+    int m = lower_choice(e, methods);
     if (!methods[m])
         diag_error(p->diag, e->span, "'%s' is not a valid method. Use one of: dict_keys(['inverted_cdf', "
                    "'averaged_inverted_cdf', 'closest_observation', 'interpolated_inverted_cdf', 'hazen', "
