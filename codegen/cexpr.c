@@ -348,9 +348,11 @@ Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     for (int k = 0, j = 0; k < s->ndim; k++) {
         const AxisIndex *x = &sel[k];
-        if (x->single && x->from && V(e->p, x->from)->shape.ndim > 0) {   /* positions: checked as read */
+        int n = x->from ? V(e->p, x->from)->shape.ndim : 0;
+        if (n > 0) {   /* positions, checked as read: labels at the box's first axes, else at its axes here */
             o[k] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->stmt->line,
-                                cx_value(e, x->from, idx, NPX_I64), cx_dim(e, s->d[k]), k);
+                                cx_value(e, x->from, x->single ? idx : idx + j, NPX_I64), cx_dim(e, s->d[k]), k);
+            j += x->single ? 0 : n;
             continue;
         }
         const char *first = index_first(e, s->d[k], x);

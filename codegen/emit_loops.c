@@ -411,7 +411,9 @@ static void emit_arange(Emitter *e, Ref r)
 
 /* x[i, 1:3] = v: a copy of x, unless the update took x's buffer over, then
  * a nest over the selection that writes each new element where the index
- * puts it. */
+ * puts it. Positions from an array (x[p] = v) may repeat: the nest is over
+ * the selection's other axes, and each of its iterations writes along the
+ * positions' axes in order, so that the last value stays, as in NumPy. */
 static void emit_update(Emitter *e, Ref r)
 {
     const Value *u = V(e->p, r), *x = V(e->p, u->args[0]), *v = V(e->p, u->args[1]);
@@ -420,10 +422,26 @@ static void emit_update(Emitter *e, Ref r)
         emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_load(e, u->args[0], "i"));
         e->t->close_nest(e);
     }
-    const char **iv = index_vars(e, v->shape.ndim);
-    e->t->open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim);
+    const char **iv = index_vars(e, v->shape.ndim), *nest_iv[NPX_MAX_RANK];
+    uint32_t ordered = ir_scatter_axes(e->p, u);
+    Dim nest[NPX_MAX_RANK];
+    int n = 0;
+    for (int j = 0; j < v->shape.ndim; j++)
+        if (!(ordered >> j & 1)) {
+            nest[n] = v->shape.d[j];
+            nest_iv[n++] = iv[j];
+        }
+    e->t->open_nest(e, u->cname, nest, nest_iv, n);
+    if (ordered)
+        emit_line(e, "/* in order: where a position repeats, its last value stays */");
+    for (int j = 0; j < v->shape.ndim; j++)
+        if (ordered >> j & 1)
+            emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[j], iv[j], cx_dim(e, v->shape.d[j]), iv[j]);
     emit_line(e, "%s = %s;", cx_element(e, r, &u->shape, cx_selected(e, &x->shape, u->sel, iv)),
               cx_value(e, u->args[1], iv, u->dtype));
+    for (int j = 0; j < v->shape.ndim; j++)
+        if (ordered >> j & 1)
+            emit_close(e, NULL);
     e->t->close_nest(e);
 }
 

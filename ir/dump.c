@@ -20,6 +20,10 @@ static void dump_axis_index(FILE *out, Program *p, const char *sep, const AxisIn
         fprintf(out, "%lld", (long long)x->start);
         return;
     }
+    if (x->from && p->vals[x->from].shape.ndim > 0) {   /* positions, one per element of the array */
+        fprintf(out, "at %%%d", x->from);
+        return;
+    }
     if (x->from) {
         fprintf(out, "%%%d:+%s", x->from, dim_str(p, x->len));
         return;

@@ -71,9 +71,10 @@ static void explain_update(FILE *out, Program *p, const Value *u, const char *na
     const Value *box = V(p, u->args[1]);
     const char *shape = shape_str(p, &box->shape, box->dtype, false);
     const char *what = box->shape.ndim ? arena_printf(p->arena, "the %s elements", shape) : "the one element";
-    fprintf(out, "    writes only %s selected, %s\n", what,
+    fprintf(out, "    writes only %s selected, %s%s\n", what,
             u->adopts ? arena_printf(p->arena, "in place in %s's buffer (nothing reads the old %s after)", name, name)
-                      : arena_printf(p->arena, "into a copy of %s (an input, or read again after)", name));
+                      : arena_printf(p->arena, "into a copy of %s (an input, or read again after)", name),
+            ir_scatter_axes(p, u) ? ", in the positions' order (a repeated position keeps its last value)" : "");
 }
 
 /* A matrix product that is GEMM calls (ir_gemm): the function, how it reads

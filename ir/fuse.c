@@ -166,14 +166,18 @@ static bool reads_elsewhere(const Program *p, Ref r, Ref x, Ref same)
 }
 
 /* An update writes its new elements into x's buffer while it computes
- * them: those that read x elsewhere (x[1:] = x[:-1]) are stored first. */
+ * them: those that read x elsewhere (x[1:] = x[:-1]) are stored first. So
+ * are those that read x at all where positions may repeat (x[p] += v: a
+ * repeated position reads its old element, not the one written before). */
 static void store_overlapping_elements(Program *p)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *u = &p->vals[r];
+        if (u->kind != IR_UPDATE || !u->materialize)
+            continue;
         Value *v = &p->vals[u->args[1]];
-        if (u->kind == IR_UPDATE && u->materialize && !v->materialize &&
-            reads_elsewhere(p, u->args[1], u->args[0], u->args[2]))
+        Ref same = ir_scatter_axes(p, u) ? 0 : u->args[2];
+        if (!v->materialize && reads_elsewhere(p, u->args[1], u->args[0], same))
             v->materialize = true;
     }
 }

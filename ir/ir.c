@@ -66,6 +66,21 @@ bool ir_swaps_matrices(const Value *v)
     return n >= 2 && v->perm[n - 2] == n - 1 && v->perm[n - 1] == n - 2;
 }
 
+uint32_t ir_scatter_axes(const Program *p, const Value *u)
+{
+    uint32_t axes = 0;
+    for (int k = 0, j = 0; k < p->vals[u->args[0]].shape.ndim; k++) {
+        const AxisIndex *x = &u->sel[k];
+        int n = x->single ? 0 : 1;                  /* a window, a slice: one axis */
+        if (!x->single && x->from && p->vals[x->from].shape.ndim > 0) {
+            n = p->vals[x->from].shape.ndim;
+            axes |= ((1u << n) - 1) << j;
+        }
+        j += n;
+    }
+    return axes;
+}
+
 /* A slice that keeps all of its axis, in order. */
 static bool whole(const AxisIndex *x)
 {

@@ -62,7 +62,9 @@ typedef struct {
     Ref from;                    /* a window's first index (an int64 the host knows), or a single
                                     index the host computes (IR_UPDATE only: >= 0, checked) or an
                                     integer array read at the box's first axes (IR_UPDATE only:
-                                    x[np.arange(B), labels], checked and wrapped as read), else 0 */
+                                    x[np.arange(B), labels], checked and wrapped as read); not
+                                    single, an integer array of positions whose axes are the box's
+                                    axes here (IR_UPDATE only: x[p] = v, ir_scatter_axes); else 0 */
     Dim len;                     /* a window's length */
 } AxisIndex;
 
@@ -341,6 +343,9 @@ static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is comp
 /* Does transpose v swap its last two axes only (each matrix of a stack
  * transposed, as BLAS can read it)? */
 bool ir_swaps_matrices(const Value *v);
+/* The box axes of update u that an array of positions takes (x[p] = v: p's
+ * axes), as a bit mask; 0 when there are none. */
+uint32_t ir_scatter_axes(const Program *p, const Value *u);
 /* Is view v (an index or a take) one C-ordered block of its stored operand,
  * at a place the host knows (x[t], x[2:5], x[b*BS:(b+1)*BS], x[i, :, :]):
  * its elements are those of args[0] from one offset on, so a GEMM can read

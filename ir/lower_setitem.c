@@ -2,10 +2,11 @@
  * the elements of x that the index selects; the statement binds x to the
  * new value. Integers (constants, sizes, loops' counters), slices (constant
  * bounds, or a loop's window) and '...', or rows and their labels,
- * x[np.arange(B), labels], select a box: an update (ir.h, IR_UPDATE)
- * computes only its new elements, in x's own buffer when nothing reads the
- * old x after (schedule.c), and the value broadcasts to the box as in
- * NumPy. A boolean mask over x's first axes selects scattered elements: x
+ * x[np.arange(B), labels], or one integer array of positions, x[p], select
+ * a box: an update (ir.h, IR_UPDATE) computes only its new elements, in x's
+ * own buffer when nothing reads the old x after (schedule.c), and the value
+ * broadcasts to the box as in NumPy. Where positions repeat, the last value
+ * stays, as in NumPy: the update writes them in order. A boolean mask over x's first axes selects scattered elements: x
  * becomes where(m, v, x), one fused loop over x (x[m] = 0 is
  * x = where(m, 0, x)), and the value varies only along the axes the mask
  * leaves whole. An array that another name shares (y = x, a view
@@ -149,11 +150,13 @@ static bool unshared(Lower *L, const Binding *b, Span at)
 
 /* ---- what the index selects --------------------------------------------- */
 
-/* x[...] picks, along axis k: all of it, one position, or a slice */
-typedef enum { PICK_WHOLE, PICK_ONE, PICK_SLICE } PickKind;
+/* x[...] picks, along axis k: all of it, one position, a slice, or the
+ * positions an integer array holds */
+typedef enum { PICK_WHOLE, PICK_ONE, PICK_SLICE, PICK_POSITIONS } PickKind;
 typedef struct {
     PickKind kind;
-    Ref at;                      /* PICK_ONE: the position, an int the host knows */
+    Ref at;                      /* PICK_ONE: the position, an int the host knows;
+                                    PICK_POSITIONS: the array of positions */
     int64_t start, stop, step;   /* PICK_SLICE: constant bounds (NPX_NO_BOUND when left out) */
     Ref from, to;                /* PICK_SLICE: bounds the host computes (x[b*BS:(b+1)*BS], inside
                                     the axis: lower_window checks it), else 0 */
@@ -169,9 +172,9 @@ static Ref i64(Lower *L, Span at, int64_t v) { return build_literal(P(L), at, NP
 
 static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
 {
-    const Pick all = { PICK_WHOLE, 0, 0, 0, 1, 0, 0 };
+    const Pick all = { PICK_WHOLE, 0, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 };
     const ExprList *items = &target->args;
-    int k = 0, used = 0;
+    int k = 0, used = 0, arrays = 0;
     for (int i = 0; i < items->n; i++)
         used += items->v[i]->kind != EXPR_ELLIPSIS;
     for (int i = 0; i < items->n; i++) {
@@ -201,9 +204,14 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
         Ref at = lower_expr(L, it);
         if (!at)
             return false;
-        if (V(P(L), at)->shape.ndim > 0)
-            return not_yet(L, it->span, "assigning through an index array, or a mask beside other indices",
-                           "; write x = np.where(...)");
+        if (V(P(L), at)->shape.ndim > 0 && V(P(L), at)->dtype == NPX_BOOL)
+            return not_yet(L, it->span, "assigning through a mask beside other indices", "; write x = np.where(...)");
+        if (V(P(L), at)->shape.ndim > 0 && arrays++)
+            return not_yet(L, it->span, "assigning through two or more index arrays", "");
+        if (V(P(L), at)->shape.ndim > 0) {
+            pick[k++] = (Pick){ PICK_POSITIONS, at, 0, 0, 1, 0, 0 };
+            continue;
+        }
         if (!ir_host_int(P(L), at))
             return not_yet(L, it->span, "assigning at a position the data compute (an integer from an array)", "");
         pick[k++] = (Pick){ PICK_ONE, at, 0, 0, 1, 0, 0 };
@@ -234,7 +242,9 @@ static bool never_negative(const Program *p, Ref r)
 /* The picks as an update's selection (ir.h, IR_UPDATE): a position the host
  * computes is wrapped into its axis (lower_subscript has checked that it
  * lies in it); a slice with a computed bound is a window, as long as the
- * selection's axis. False when every axis is whole (x[:] = v). */
+ * selection's axis; an array of positions takes as many of the selection's
+ * axes as it has (NumPy puts them where the array is when it is the only
+ * one). False when every axis is whole (x[:] = v). */
 static bool selection(Lower *L, Span at, const Shape *xs, const Pick *pick, const Shape *ss, AxisIndex *sel)
 {
     bool picks = false;
@@ -242,7 +252,10 @@ static bool selection(Lower *L, Span at, const Shape *xs, const Pick *pick, cons
         const Pick *pk = &pick[k];
         const Value *pv = pk->at ? V(P(L), pk->at) : NULL;
         picks |= pk->kind != PICK_WHOLE;
-        if (pk->kind == PICK_ONE && pv->kind == IR_LITERAL)
+        if (pk->kind == PICK_POSITIONS) {
+            sel[k] = (AxisIndex){ false, NPX_NO_BOUND, NPX_NO_BOUND, 1, pk->at, 0 };
+            j += pv->shape.ndim;
+        } else if (pk->kind == PICK_ONE && pv->kind == IR_LITERAL)
             sel[k] = (AxisIndex){ true, pv->ival, NPX_NO_BOUND, 1, 0, 0 };
         else if (pk->kind == PICK_ONE && never_negative(P(L), pk->at))
             sel[k] = (AxisIndex){ true, 0, NPX_NO_BOUND, 1, pk->at, 0 };
@@ -308,8 +321,9 @@ static const char *tuple_str(Program *p, const Shape *s)
 }
 
 /* Does v's shape broadcast into the selection's, sel, as NumPy assigns?
+ * (In NumPy's words for basic indexing, or for positions from arrays.)
  * Sizes known only when the program runs are checked then. */
-static bool fits(Lower *L, Span at, Ref v, const Shape *sel)
+static bool fits(Lower *L, Span at, Ref v, const Shape *sel, bool positions)
 {
     Program *p = P(L);
     const Shape r = V(p, v)->shape;
@@ -318,8 +332,12 @@ static bool fits(Lower *L, Span at, Ref v, const Shape *sel)
     for (int j = 0; ok && j < r.ndim; j++)
         ok = r.d[j] == 1 || !dims_differ(p, r.d[j], sel->d[j + off]);
     if (!ok) {
-        diag_error(p->diag, at, "could not broadcast input array from shape %s into shape %s", tuple_str(p, &r),
-                   tuple_str(p, sel));
+        if (positions)
+            diag_error(p->diag, at, "shape mismatch: value array of shape %s could not be broadcast to indexing "
+                       "result of shape %s", tuple_str(p, &r), tuple_str(p, sel));
+        else
+            diag_error(p->diag, at, "could not broadcast input array from shape %s into shape %s", tuple_str(p, &r),
+                       tuple_str(p, sel));
         return false;
     }
     for (int j = 0; j < r.ndim; j++)
@@ -338,7 +356,7 @@ static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, co
     const Shape r = V(p, v)->shape;
     if (r.ndim == 0)                              /* a Python number stays weak */
         return v;
-    if (!fits(L, at, v, sel))
+    if (!fits(L, at, v, sel, false))
         return 0;
     int off = sel->ndim - r.ndim;
     AxisIndex drop[NPX_MAX_RANK];
@@ -423,24 +441,34 @@ static Ref new_elements(Lower *L, const Stmt *s, Ref old, Ref v, npx_dtype t)
     return r && V(p, r)->dtype != t ? build_cast(p, s->span, r, t) : r;
 }
 
-/* x[i, 1:3] = v (integers and slices) or x[np.arange(B), labels] = v: the
- * new elements have the selection's shape, and only they are computed: in
- * x's own buffer when nothing reads x's old elements after (schedule.c),
- * else in a copy of it. */
+/* Does the selection take positions from an array (x[p] = v)? */
+static bool scatters(Lower *L, const AxisIndex *at, int ndim)
+{
+    bool positions = false;
+    for (int k = 0; k < ndim; k++)
+        positions |= !at[k].single && at[k].from && V(P(L), at[k].from)->shape.ndim > 0;
+    return positions;
+}
+
+/* x[i, 1:3] = v (integers and slices), x[p] = v (an array of positions) or
+ * x[np.arange(B), labels] = v: the new elements have the selection's shape,
+ * and only they are computed: in x's own buffer when nothing reads x's old
+ * elements after (schedule.c), else in a copy of it. */
 static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
 {
     Program *p = P(L);
     const Shape xs = V(p, x)->shape, ss = V(p, sel)->shape;
     AxisIndex at[NPX_MAX_RANK];
     int picks = box(L, s, &xs, sel, at);
-    if (picks < 0 || !fits(L, s->value->span, v, &ss))
+    if (picks < 0 || !fits(L, s->value->span, v, &ss, scatters(L, at, xs.ndim)))
         return 0;
     Ref elements = new_elements(L, s, sel, v, V(p, x)->dtype);
     if (elements && !shape_equal(&V(p, elements)->shape, &ss))
         elements = build_broadcast(p, s->span, elements, &ss);
     if (!elements || !picks)
         return elements;                          /* x[:] = v, x[...] = v */
-    bool reads_sel = s->op != AST_NOP || row_labels(L, s->target, sel, &xs);   /* x[i] += v; sel's labels */
+    bool reads_sel = s->op != AST_NOP || row_labels(L, s->target, sel, &xs) ||   /* x[i] += v; sel's labels, */
+                     scatters(L, at, xs.ndim);                                  /* positions */
     return build_update(p, s->span, x, at, elements, reads_sel ? sel : 0);
 }
 

@@ -264,6 +264,18 @@ program() {
     ! grep -qF 'int64_t *arange' "$BATS_TEST_TMPDIR/p.c"   # (no arange stored)
 }
 
+@test "x[p] = v writes in x's own buffer in the positions' order; x[p] += v stores its new rows first" {
+    program $'input x: f32[N, D]\ninput v: f32[K, D]\ninput p: i64[K]\noutput g\ng = x * 2.0\ng[p] = v\ng[p] += v'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: setitem -> g_2 f32[N, D] (fused: take)' <<<"$NPX_OUTPUT"
+    grep -qF "writes only the f32[K, D] elements selected, in place in g's buffer (nothing reads the old g after), in the positions' order" <<<"$NPX_OUTPUT"
+    grep -qF 'loop: add -> add f32[K, D] (temporary) (fused: take)' <<<"$NPX_OUTPUT"
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -A3 -F 'for (int64_t i1 = 0; i1 < D; i1++) {' "$BATS_TEST_TMPDIR/p.c" |
+        grep -qF 'for (int64_t i0 = 0; i0 < K; i0++) {'   # (each thread's columns, the positions in order)
+    grep -qF 'g_3[npx_take(st, 7, p_2[i0], N, 0) * D + i1] = add[i0 * D + i1];' "$BATS_TEST_TMPDIR/p.c"
+}
+
 @test "h[t] = ... in a loop writes one row of h's own buffer per iteration: no copy of h, fused, freed once" {
     program $'input x: f32[T, B, D]\ninput W: f32[D, H]\ninput U: f32[H, H]\noutput h\nh = np.zeros((T, B, H), dtype=np.float32)\nfor t in range(1, T):\n    h[t] = np.tanh(x[t] @ W + h[t - 1] @ U)'
     explain "$BATS_TEST_TMPDIR/p.npx"

@@ -149,6 +149,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/setitem.npx"
 }
 
+@test "x[positions] = v and x[positions] op= v through an integer array match NumPy, repeated positions included" {
+    check_program "$BATS_TEST_DIRNAME/programs/setitem_positions.npx"
+}
+
 @test "element assignment computes only the selected box, in place when nothing reads the old array, as NumPy assigns" {
     check_program "$BATS_TEST_DIRNAME/programs/update.npx"
 }

@@ -56,6 +56,20 @@ load test_helper
     [ -f "$BATS_TEST_TMPDIR/out/g.npy" ]
 }
 
+@test "x[p] = v with a position past the axis is NumPy's IndexError, exit 3, no output; on the CUDA target too" {
+    printf 'input x: f32[N, 2]\ninput p: i64[K]\noutput x\nx[p %% 7 - 3] += 1.0\n' >"$BATS_TEST_TMPDIR/sc.npx"
+    build_program "$BATS_TEST_TMPDIR/sc.npx"
+    run -3 "$PROG" --random 1 --dim N=3 --dim K=50 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"sc.npx:4: index 3 is out of bounds for axis 0 with size 3"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/x.npy" ]
+    run -0 "$PROG" --random 1 --dim N=4 --dim K=50 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/x.npy" ]
+    build_cuda_program "$BATS_TEST_TMPDIR/sc.npx"
+    run -3 "$CUDA_PROG" --random 1 --dim N=3 --dim K=50 -o "$BATS_TEST_TMPDIR/out_cuda"
+    [[ $output == *"sc.npx:4: index 3 is out of bounds for axis 0 with size 3"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out_cuda/x.npy" ]
+}
+
 @test "x[i] = v with i past the axis at run time is NumPy's IndexError before anything is written, exit 3" {
     printf 'input x: f32[N]\noutput x\nfor i in range(5):\n    x[i - 4] = 1.0\n' >"$BATS_TEST_TMPDIR/pos.npx"
     build_program "$BATS_TEST_TMPDIR/pos.npx"
