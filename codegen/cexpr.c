@@ -261,9 +261,28 @@ static bool never_zero(const Program *p, Ref r)
     return false;
 }
 
+/* ufunc f of operands a and b, C expressions already in dtype c */
+static const char *ufunc_tmpl(Ufunc f, npx_dtype c)
+{
+    const UfuncInfo *u = &ufunc_info[f];
+    return c == NPX_BOOL ? u->c_bool : dtype_is_int(c) ? u->c_int : u->c_float;
+}
+
+const char *cx_ufunc_at(Emitter *e, Ref r, const char *elem, Idx idx)
+{
+    const Value *u = V(e->p, r);
+    const char *value = cx_value(e, u->args[1], idx, u->compute);
+    if (dtype_is_float(u->dtype) && u->compute == u->dtype)      /* x[i] += v */
+        return arena_printf(A(e), "%s %c= %s", elem, u->ufunc == UF_add ? '+' : u->ufunc == UF_subtract ? '-' : '*',
+                            value);
+    const char *args[2] = { cx_convert(e, elem, u->dtype, u->compute), value };
+    return arena_printf(A(e), "%s = %s", elem,
+                        cx_convert(e, apply(e, ufunc_tmpl(u->ufunc, u->compute), args, u->compute, e->stmt->line),
+                                   u->compute, u->dtype));
+}
+
 static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
 {
-    const UfuncInfo *u = &ufunc_info[v->ufunc];
     const char *args[3];
     for (int i = 0; i < v->nargs; i++) {
         const Value *a = V(e->p, v->args[i]);
@@ -271,7 +290,7 @@ static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
         args[i] = cx_value(e, v->args[i], cx_broadcast_idx(e, &v->shape, idx, &a->shape), to);
     }
     npx_dtype c = v->compute;
-    const char *tmpl = c == NPX_BOOL ? u->c_bool : dtype_is_int(c) ? u->c_int : u->c_float;
+    const char *tmpl = ufunc_tmpl(v->ufunc, c);
     if (v->weak && (c == NPX_I64 || c == NPX_F64) && !never_zero(e->p, v->args[1]) &&  /* Python numbers: */
         (v->ufunc == UF_floor_divide || v->ufunc == UF_remainder || v->ufunc == UF_true_divide))  /* by 0 fails */
         tmpl = v->ufunc == UF_true_divide ? "npx_py_truediv(st, $l, $0, $1)"
@@ -343,15 +362,41 @@ const char *cx_arange(Emitter *e, const Value *v, const char *i)
     return cx_convert(e, x, t, v->dtype);
 }
 
+/* The position that x, positions from an array, names along axis k (of size
+ * d) of the array it selects from, at x's indexes idx: checked as read. */
+static const char *taken_position(Emitter *e, const AxisIndex *x, Dim d, int k, Idx idx)
+{
+    return arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->stmt->line, cx_value(e, x->from, idx, NPX_I64),
+                        cx_dim(e, d), k);
+}
+
+const char *cx_scatter_position(Emitter *e, Ref r, Idx idx)
+{
+    const Value *u = V(e->p, r);
+    const Shape *s = &V(e->p, u->args[0])->shape;
+    for (int k = 0, j = 0; k < s->ndim; k++) {
+        const AxisIndex *x = &u->sel[k];
+        int n = x->from ? V(e->p, x->from)->shape.ndim : 0;
+        if (!x->single && n > 0)
+            return taken_position(e, x, s->d[k], k, idx + j);
+        j += x->single ? 0 : n > 0 ? n : 1;
+    }
+    return NULL;
+}
+
 Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)
+{
+    return cx_selected_at(e, s, sel, idx, NULL);
+}
+
+Idx cx_selected_at(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx, const char *at)
 {
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     for (int k = 0, j = 0; k < s->ndim; k++) {
         const AxisIndex *x = &sel[k];
         int n = x->from ? V(e->p, x->from)->shape.ndim : 0;
-        if (n > 0) {   /* positions, checked as read: labels at the box's first axes, else at its axes here */
-            o[k] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->stmt->line,
-                                cx_value(e, x->from, x->single ? idx : idx + j, NPX_I64), cx_dim(e, s->d[k]), k);
+        if (n > 0) {   /* positions: labels at the box's first axes, else at its axes here (or `at`) */
+            o[k] = at && !x->single ? at : taken_position(e, x, s->d[k], k, x->single ? idx : idx + j);
             j += x->single ? 0 : n;
             continue;
         }

@@ -67,6 +67,15 @@ bool cx_is_flat(Emitter *e, Ref r, const Shape *s);         /* may r be read wit
 Idx cx_broadcast_idx(Emitter *e, const Shape *s, Idx idx, const Shape *os);
 /* the index in an array of shape s of element idx of its selection sel (IR_INDEX, IR_UPDATE) */
 Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx);
+/* the same, with the position an array of positions names already in
+ * variable `at` (NULL: computed here) */
+Idx cx_selected_at(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx, const char *at);
+/* update r's position along the axis its array of positions indexes, at the
+ * selection's indexes idx (npx_take(...), checked as read); NULL if none */
+const char *cx_scatter_position(Emitter *e, Ref r, Idx idx);
+/* update r of np.add.at: the statement that combines the value at idx into
+ * its element elem (add, subtract or multiply) */
+const char *cx_ufunc_at(Emitter *e, Ref r, const char *elem, Idx idx);
 /* Where block view r (ir_contiguous_block) starts in its operand's buffer,
  * in elements, as the host computes it. */
 const char *cx_block_offset(Emitter *e, Ref r);

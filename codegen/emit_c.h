@@ -17,6 +17,9 @@ void emit_value(Emitter *e, Ref r, const IrStmt *st);
 void emit_value_storage(Emitter *e, Ref r, const IrStmt *st);
 void emit_value_loops(Emitter *e, Ref r, const IrStmt *st);
 void emit_matmul_loops(Emitter *e, Ref r);
+/* The line that writes update r's element at its selection's indexes iv
+ * (at: the variable that holds its array's position, or NULL) */
+void emit_update_element(Emitter *e, Ref r, const char *const *iv, const char *at);
 
 /* A matrix product's operand for BLAS (cuBLAS, CBLAS), for a product that
  * ir_gemm found to be GEMM calls. */

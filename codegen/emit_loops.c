@@ -409,21 +409,34 @@ static void emit_arange(Emitter *e, Ref r)
     e->t->close_nest(e);
 }
 
+void emit_update_element(Emitter *e, Ref r, const char *const *iv, const char *at)
+{
+    const Value *u = V(e->p, r);
+    const char *elem = cx_element(e, r, &u->shape, cx_selected_at(e, &V(e->p, u->args[0])->shape, u->sel, iv, at));
+    if (u->ufunc_at)
+        emit_line(e, "%s;", cx_ufunc_at(e, r, elem, iv));
+    else
+        emit_line(e, "%s = %s;", elem, cx_value(e, u->args[1], iv, u->dtype));
+}
+
 /* x[i, 1:3] = v: a copy of x, unless the update took x's buffer over, then
  * a nest over the selection that writes each new element where the index
  * puts it. Positions from an array (x[p] = v) may repeat: the nest is over
  * the selection's other axes, and each of its iterations writes along the
- * positions' axes in order, so that the last value stays, as in NumPy. */
+ * positions' axes in order, so that the last value stays, as in NumPy
+ * (unless the target has its own way, Target.scatter). */
 static void emit_update(Emitter *e, Ref r)
 {
-    const Value *u = V(e->p, r), *x = V(e->p, u->args[0]), *v = V(e->p, u->args[1]);
+    const Value *u = V(e->p, r), *v = V(e->p, u->args[1]);
     if (!u->adopts) {
         e->t->open_flat(e, u->cname, u->shape.d, u->shape.ndim);
         emit_line(e, "%s = %s;", cx_load(e, r, "i"), cx_load(e, u->args[0], "i"));
         e->t->close_nest(e);
     }
-    const char **iv = index_vars(e, v->shape.ndim), *nest_iv[NPX_MAX_RANK];
     uint32_t ordered = ir_scatter_axes(e->p, u);
+    if (ordered && e->t->scatter && e->t->scatter(e, r))
+        return;
+    const char **iv = index_vars(e, v->shape.ndim), *nest_iv[NPX_MAX_RANK];
     Dim nest[NPX_MAX_RANK];
     int n = 0;
     for (int j = 0; j < v->shape.ndim; j++)
@@ -433,12 +446,12 @@ static void emit_update(Emitter *e, Ref r)
         }
     e->t->open_nest(e, u->cname, nest, nest_iv, n);
     if (ordered)
-        emit_line(e, "/* in order: where a position repeats, its last value stays */");
+        emit_line(e, "/* in order: where a position repeats, %s */",
+                  u->ufunc_at ? "it combines again" : "its last value stays");
     for (int j = 0; j < v->shape.ndim; j++)
         if (ordered >> j & 1)
             emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[j], iv[j], cx_dim(e, v->shape.d[j]), iv[j]);
-    emit_line(e, "%s = %s;", cx_element(e, r, &u->shape, cx_selected(e, &x->shape, u->sel, iv)),
-              cx_value(e, u->args[1], iv, u->dtype));
+    emit_update_element(e, r, iv, NULL);
     for (int j = 0; j < v->shape.ndim; j++)
         if (ordered >> j & 1)
             emit_close(e, NULL);

@@ -40,6 +40,10 @@ struct Target {
     /* a reduction, its storage declared; NULL: the shared loops */
     void (*reduce)(Emitter *e, Ref r, const ReducePlan *rp);
     void (*bincount)(Emitter *e, Ref r, const IrStmt *st);
+    /* an update through positions that may repeat (x[p] = v, np.add.at), x's
+     * copy made; NULL or false: the shared loop, which writes the positions
+     * in order */
+    bool (*scatter)(Emitter *e, Ref r);
     /* --trace and the outputs: the runtime's call that takes a value's data
      * (npx_trace, npx_set_output; npx_dev_* copy it from the device first),
      * and the C expression of that data */

@@ -59,6 +59,7 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_THREAD_NUM omp_get_thread_num()");
     emit_line(e, "#define NPX_PARALLEL _Pragma(\"omp parallel\")");
     emit_line(e, "#define NPX_FOR_NOWAIT _Pragma(\"omp for nowait\")");
+    emit_line(e, "#define NPX_NUM_THREADS omp_get_num_threads()");
     emit_line(e, "#define NPX_PARALLEL_MINMAX _Pragma(\"omp parallel for simd reduction(min : lo) reduction(max : hi)\")");
     emit_line(e, "#define NPX_PARALLEL_FOR _Pragma(\"omp parallel for\")");
     emit_line(e, "#define NPX_SIMD_SUM _Pragma(\"omp simd reduction(+ : acc)\")");
@@ -76,6 +77,7 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_THREAD_NUM 0");
     emit_line(e, "#define NPX_PARALLEL");
     emit_line(e, "#define NPX_FOR_NOWAIT");
+    emit_line(e, "#define NPX_NUM_THREADS 1");
     emit_line(e, "#define NPX_PARALLEL_MINMAX");
     emit_line(e, "#define NPX_PARALLEL_FOR");
     emit_line(e, "#define NPX_SIMD_SUM");
@@ -189,6 +191,46 @@ static void c_close_nest(Emitter *e)
 {
     for (int k = 0; k < e->nest_depth; k++)
         emit_close(e, NULL);
+}
+
+/* x[p] = v and np.add.at where the positions' axes come first in the
+ * selection (W[idx] = rows, np.add.at(dE, tokens, g), a 1-D x): each thread
+ * owns a block of the positions' axis, walks all the positions in order and
+ * writes the ones in its block, so that every element is written by one
+ * thread, in order, and each row of the value is read once. Otherwise
+ * (x[:, p] = v) the shared loop, in parallel over the rows. */
+static bool c_scatter(Emitter *e, Ref r)
+{
+    Program *p = e->p;
+    const Value *u = V(p, r), *x = V(p, u->args[0]), *v = V(p, u->args[1]);
+    int n = v->shape.ndim, k = 0;
+    uint32_t ordered = ir_scatter_axes(p, u);
+    if (!(ordered & 1))
+        return false;
+    while (u->sel[k].single || !u->sel[k].from || V(p, u->sel[k].from)->shape.ndim == 0)
+        k++;
+    const char **iv = arena_alloc(p->arena, sizeof(char *) * NPX_MAX_RANK);
+    for (int j = 0; j < n; j++)
+        iv[j] = arena_printf(p->arena, "i%d", j);
+    const char *len = cx_dim(e, x->shape.d[k]);
+    emit_line(e, "NPX_PARALLEL");
+    emit_block(e);
+    emit_line(e, "/* each thread writes the positions in its block, in order: where one repeats, %s */",
+              u->ufunc_at ? "it combines again" : "its last value stays");
+    emit_line(e, "const int64_t mine = %s * NPX_THREAD_NUM / NPX_NUM_THREADS, "
+              "end = %s * (NPX_THREAD_NUM + 1) / NPX_NUM_THREADS;", len, len);
+    int j = 0;
+    for (; j < n && (ordered >> j & 1); j++)
+        emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[j], iv[j], cx_dim(e, v->shape.d[j]), iv[j]);
+    emit_line(e, "const int64_t at = %s;", cx_scatter_position(e, r, iv));
+    emit_line(e, "if (at < mine || at >= end)");
+    emit_line(e, "    continue;");
+    for (; j < n; j++)
+        emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[j], iv[j], cx_dim(e, v->shape.d[j]), iv[j]);
+    emit_update_element(e, r, iv, "at");
+    for (j = 0; j <= n; j++)
+        emit_close(e, NULL);
+    return true;
 }
 
 /* A row group: the rows shared among the threads, each thread with its own
@@ -482,6 +524,7 @@ const Target target_c = {
     .open_strips = c_open_strips,
     .close_strips = c_close_strips,
     .close_nest = c_close_nest,
+    .scatter = c_scatter,
     .open_rows = c_open_rows,
     .row_value_done = c_row_value_done,
     .close_rows = c_close_rows,

@@ -21,6 +21,8 @@ typedef struct {
     const char *size;            /* how many threads' worth of work */
     bool flat;                   /* every array at the flat index i (open_flat) */
     const RowGroup *group;       /* the row group whose kernel is being written */
+    const char *marks;           /* a buffer of the kernel's own, not a value (cuda_scatter's):
+                                    for the one kernel being written */
     int nkernels;
 } Cuda;
 
@@ -175,6 +177,11 @@ static const char *kernel_params(Emitter *e, const char **args, const char *code
         params = params ? arena_printf(p->arena, "%s, %s", params, decl) : decl;
         list = list ? arena_printf(p->arena, "%s, %s", list, name) : name;
     }
+    if (S(e)->marks) {
+        const char *decl = arena_printf(p->arena, "unsigned long long *%s", S(e)->marks);
+        params = params ? arena_printf(p->arena, "%s, %s", params, decl) : decl;
+        list = list ? arena_printf(p->arena, "%s, %s", list, S(e)->marks) : S(e)->marks;
+    }
     if (uses_status) {
         params = params ? arena_printf(p->arena, "%s, npx_dev_status *st", params) : "npx_dev_status *st";
         list = list ? arena_printf(p->arena, "%s, dev_status", list) : "dev_status";
@@ -192,6 +199,7 @@ static void cuda_close_nest(Emitter *e)
     const char *args, *name = arena_printf(e->p->arena, "k_%s_%d", s->what, ++s->nkernels);
     const char *size = s->size;
     const char *params = kernel_params(e, &args, s->body_text);
+    s->marks = NULL;
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
     if (s->flat) {
@@ -554,6 +562,84 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     e->indent--;
 }
 
+/* np.add.at(x, p, v) and np.subtract.at: one kernel over the selection,
+ * each element added with an atomic, so that a repeated position adds
+ * again (in another order than the C program's loop: float sums may differ
+ * in their last bits). False for what has no atomic (multiply, bool). */
+static bool scatter_atomic(Emitter *e, Ref r)
+{
+    Program *p = e->p;
+    const Value *u = V(p, r), *x = V(p, u->args[0]), *v = V(p, u->args[1]);
+    static const char *const as[] = { [NPX_I32] = "unsigned int", [NPX_I64] = "unsigned long long",
+                                      [NPX_F32] = "float", [NPX_F64] = "double" };
+    bool sub = u->ufunc == UF_subtract;
+    if (!ir_ufunc_at_adds(u))
+        return false;
+    const char *t = as[u->dtype];
+    const char **iv = arena_alloc(p->arena, sizeof(char *) * NPX_MAX_RANK);
+    for (int d = 0; d < v->shape.ndim; d++)
+        iv[d] = arena_printf(p->arena, "i%d", d);
+    cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim);
+    const char *elem = cx_element(e, r, &u->shape, cx_selected(e, &x->shape, u->sel, iv));
+    const char *value = cx_value(e, u->args[1], iv, u->dtype);
+    bool f = dtype_is_float(u->dtype);
+    if (!f)                                      /* integers wrap, as NumPy's do: unsigned */
+        value = arena_printf(p->arena, "(%s)%s", t, cx_paren(e, value));
+    if (sub)
+        value = f ? arena_printf(p->arena, "-%s", cx_paren(e, value)) : arena_printf(p->arena, "(%s)0 - %s", t, value);
+    if (f)
+        emit_line(e, "atomicAdd(&%s, %s);", elem, value);
+    else
+        emit_line(e, "atomicAdd((%s *)&%s, %s);", t, elem, value);
+    cuda_close_nest(e);
+    return true;
+}
+
+/* x[p] = v where positions may repeat and NumPy keeps the last value: one
+ * kernel marks, at each position of the axis, the last element of p that
+ * names it (atomicMax of its flat index + 1); a second writes the whole
+ * selection in parallel, each element only where its position's mark is
+ * its own. (The C target's loop writes the positions in order instead.) */
+static bool cuda_scatter(Emitter *e, Ref r)
+{
+    Program *p = e->p;
+    const Value *u = V(p, r), *x = V(p, u->args[0]), *v = V(p, u->args[1]);
+    if (u->ufunc_at)
+        return scatter_atomic(e, r);
+    int k = 0, j = 0;                            /* x's axis with the positions, their first box axis */
+    for (; u->sel[k].single || !u->sel[k].from || V(p, u->sel[k].from)->shape.ndim == 0; k++)
+        j += !u->sel[k].single;
+    Ref from = u->sel[k].from;
+    const Shape *ps = &V(p, from)->shape;
+    const char **iv = arena_alloc(p->arena, sizeof(char *) * NPX_MAX_RANK);
+    for (int d = 0; d < v->shape.ndim; d++)
+        iv[d] = arena_printf(p->arena, "i%d", d);
+    const char *marks = arena_printf(p->arena, "%s_last", u->cname);
+    emit_line(e, "unsigned long long *%s = (unsigned long long *)npx_dev_alloc(sizeof(unsigned long long) * %s, "
+              "true); /* at each position, the last element of %s naming it, + 1 */",
+              marks, cx_dim(e, x->shape.d[k]), V(p, from)->cname);
+    const char *mark = arena_printf(p->arena, "(unsigned long long)(%s) + 1", cx_flat(e, ps, iv + j));
+    for (int pass = 0; pass < 2; pass++) {
+        if (pass == 0)
+            cuda_open_nest(e, marks, ps->d, iv + j, ps->ndim);
+        else
+            cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim);
+        S(e)->marks = marks;
+        const char *at = arena_printf(p->arena, "npx_take(st, %d, %s, %s, %d)", e->stmt->line,
+                                      cx_value(e, from, iv + j, NPX_I64), cx_dim(e, x->shape.d[k]), k);
+        if (pass == 0)
+            emit_line(e, "atomicMax(&%s[%s], %s);", marks, at, mark);
+        else {
+            emit_line(e, "if (%s[%s] == %s)", marks, at, mark);
+            emit_line(e, "    %s = %s;", cx_element(e, r, &u->shape, cx_selected(e, &x->shape, u->sel, iv)),
+                      cx_value(e, u->args[1], iv, u->dtype));
+        }
+        cuda_close_nest(e);
+    }
+    emit_line(e, "npx_dev_free(%s);", marks);
+    return true;
+}
+
 /* device data is reached through its pointer, 0-d values too */
 static const char *cuda_data(Emitter *e, const Value *v) { return v->cname; }
 
@@ -611,6 +697,7 @@ const Target target_cuda = {
     .matmul = cuda_matmul,
     .reduce = cuda_reduce,
     .bincount = cuda_bincount,
+    .scatter = cuda_scatter,
     .trace_fn = "npx_dev_trace",
     .array_fns = "npx_dev",
     .output_fn = "npx_dev_output",

@@ -70,6 +70,8 @@ static void dump_value(FILE *out, Program *p, Ref r)
         for (int k = 0; k < p->vals[v->args[0]].shape.ndim; k++)
             dump_axis_index(out, p, k ? ", " : "", &v->sel[k]);
         fprintf(out, "]");
+        if (v->ufunc_at)
+            fprintf(out, " %s.at(in %s)", ufunc_info[v->ufunc].name, dtype_name(v->compute));
         break;
     case IR_MATMUL:
         if (v->scale != 1)

@@ -71,10 +71,17 @@ static void explain_update(FILE *out, Program *p, const Value *u, const char *na
     const Value *box = V(p, u->args[1]);
     const char *shape = shape_str(p, &box->shape, box->dtype, false);
     const char *what = box->shape.ndim ? arena_printf(p->arena, "the %s elements", shape) : "the one element";
+    const char *order = !ir_scatter_axes(p, u) ? ""
+                        : u->ufunc_at && p->cuda && ir_ufunc_at_adds(u)
+                            ? ", each value added by atomicAdd (a repeated position adds again; floats in any order)"
+                        : u->ufunc_at ? arena_printf(p->arena, ", in the positions' order, each value combined by %s "
+                                                     "(a repeated position again)", ufunc_info[u->ufunc].name)
+                        : p->cuda ? ", a repeated position's last value (a kernel before marks which element that is)"
+                                  : ", in the positions' order (a repeated position keeps its last value)";
     fprintf(out, "    writes only %s selected, %s%s\n", what,
             u->adopts ? arena_printf(p->arena, "in place in %s's buffer (nothing reads the old %s after)", name, name)
                       : arena_printf(p->arena, "into a copy of %s (an input, or read again after)", name),
-            ir_scatter_axes(p, u) ? ", in the positions' order (a repeated position keeps its last value)" : "");
+            order);
 }
 
 /* A matrix product that is GEMM calls (ir_gemm): the function, how it reads

@@ -81,6 +81,12 @@ uint32_t ir_scatter_axes(const Program *p, const Value *u)
     return axes;
 }
 
+bool ir_ufunc_at_adds(const Value *u)
+{
+    return u->ufunc_at && (u->ufunc == UF_add || u->ufunc == UF_subtract) && u->dtype != NPX_BOOL &&
+           (dtype_is_float(u->dtype) || !dtype_is_float(u->compute));   /* (an int from a float sum truncates it) */
+}
+
 /* A slice that keeps all of its axis, in order. */
 static bool whole(const AxisIndex *x)
 {

@@ -115,8 +115,10 @@ typedef enum {
     IR_UPDATE,      /* args[0] with the elements at sel (as IR_INDEX selects them) replaced by
                        args[1], which has the selection's shape (x[i, 1:3] = v); args[2], when
                        there, is args[0][sel] itself, which args[1] may read (x[i] += v) and
-                       which reads the positions sel takes (labels). Computed in args[0]'s
-                       buffer when nothing reads it after (adopts), else in a copy */
+                       which reads the positions sel takes (labels), or else, when sel takes
+                       positions from an array (x[p] = v), that array. Computed in args[0]'s
+                       buffer when nothing reads it after (adopts), else in a copy. ufunc_at:
+                       args[1] is the value, combined into each element by ufunc */
 } IrKind;
 
 typedef struct {
@@ -129,8 +131,10 @@ typedef struct {
     Shape shape;
     Ref args[3];
     int nargs;
-    Ufunc ufunc;                 /* UFUNC */
-    npx_dtype compute;           /* UFUNC: dtype the operation is computed in */
+    Ufunc ufunc;                 /* UFUNC; UPDATE with ufunc_at: what combines args[1] into x */
+    npx_dtype compute;           /* UFUNC, ufunc_at: dtype the operation is computed in */
+    bool ufunc_at;               /* UPDATE: np.add.at(x, p, v): each element at p becomes
+                                    ufunc(itself, args[1]), in order, a repeated position again */
     Reduction red;               /* REDUCE */
     bool positions;              /* SORT: argsort */
     uint32_t axes;               /* REDUCE: reduced axes of args[0] */
@@ -346,6 +350,10 @@ bool ir_swaps_matrices(const Value *v);
 /* The box axes of update u that an array of positions takes (x[p] = v: p's
  * axes), as a bit mask; 0 when there are none. */
 uint32_t ir_scatter_axes(const Program *p, const Value *u);
+/* Is update u an np.add.at or np.subtract.at of numbers that an atomic add
+ * of the value in u's dtype computes (not bool; an int array's float sum is
+ * truncated each time, which only the sum itself can do)? */
+bool ir_ufunc_at_adds(const Value *u);
 /* Is view v (an index or a take) one C-ordered block of its stored operand,
  * at a place the host knows (x[t], x[2:5], x[b*BS:(b+1)*BS], x[i, :, :]):
  * its elements are those of args[0] from one offset on, so a GEMM can read

@@ -320,10 +320,18 @@ static const char *tuple_str(Program *p, const Shape *s)
     return arena_strdup(p->arena, buf);
 }
 
+/* How NumPy words a value that does not fit: for basic indexing, for
+ * positions from arrays, for np.add.at (each "value shape, selection shape") */
+typedef enum { FIT_BASIC, FIT_POSITIONS, FIT_UFUNC_AT } FitWords;
+static const char *const fit_words[] = {
+    [FIT_BASIC] = "could not broadcast input array from shape %s into shape %s",
+    [FIT_POSITIONS] = "shape mismatch: value array of shape %s could not be broadcast to indexing result of shape %s",
+    [FIT_UFUNC_AT] = "array is not broadcastable to correct shape: values of shape %s, selection of shape %s",
+};
+
 /* Does v's shape broadcast into the selection's, sel, as NumPy assigns?
- * (In NumPy's words for basic indexing, or for positions from arrays.)
  * Sizes known only when the program runs are checked then. */
-static bool fits(Lower *L, Span at, Ref v, const Shape *sel, bool positions)
+static bool fits(Lower *L, Span at, Ref v, const Shape *sel, FitWords words)
 {
     Program *p = P(L);
     const Shape r = V(p, v)->shape;
@@ -332,12 +340,7 @@ static bool fits(Lower *L, Span at, Ref v, const Shape *sel, bool positions)
     for (int j = 0; ok && j < r.ndim; j++)
         ok = r.d[j] == 1 || !dims_differ(p, r.d[j], sel->d[j + off]);
     if (!ok) {
-        if (positions)
-            diag_error(p->diag, at, "shape mismatch: value array of shape %s could not be broadcast to indexing "
-                       "result of shape %s", tuple_str(p, &r), tuple_str(p, sel));
-        else
-            diag_error(p->diag, at, "could not broadcast input array from shape %s into shape %s", tuple_str(p, &r),
-                       tuple_str(p, sel));
+        diag_error(p->diag, at, fit_words[words], tuple_str(p, &r), tuple_str(p, sel));
         return false;
     }
     for (int j = 0; j < r.ndim; j++)
@@ -356,7 +359,7 @@ static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, co
     const Shape r = V(p, v)->shape;
     if (r.ndim == 0)                              /* a Python number stays weak */
         return v;
-    if (!fits(L, at, v, sel, false))
+    if (!fits(L, at, v, sel, FIT_BASIC))
         return 0;
     int off = sel->ndim - r.ndim;
     AxisIndex drop[NPX_MAX_RANK];
@@ -425,14 +428,15 @@ static int kind(npx_dtype t) { return t == NPX_BOOL ? 0 : dtype_is_int(t) ? 1 : 
 
 /* What the selected elements become, in x's dtype t: v, or for x[...] op= v
  * the elements they were (old) op v, cast within their kind as NumPy's
- * in-place operators cast. */
+ * in-place operators cast (np.add.at casts as astype does: 1.5 into an int
+ * array truncates each sum). */
 static Ref new_elements(Lower *L, const Stmt *s, Ref old, Ref v, npx_dtype t)
 {
     Program *p = P(L);
     if (s->op == AST_NOP)
         return as_dtype(L, s->value->span, v, t);
     Ref r = lower_operator(L, s->op, s->op_span, s->span, old, v);
-    if (r && kind(V(p, r)->dtype) > kind(t)) {
+    if (r && !s->ufunc_at && kind(V(p, r)->dtype) > kind(t)) {
         diag_error(p->diag, s->op_span, "cannot cast the result of '%s' from %s to %s in place (NumPy casts "
                    "within a kind only: f64 to f32, not float to int)",
                    ast_op_text[s->op], dtype_name(V(p, r)->dtype), dtype_name(t));
@@ -441,13 +445,36 @@ static Ref new_elements(Lower *L, const Stmt *s, Ref old, Ref v, npx_dtype t)
     return r && V(p, r)->dtype != t ? build_cast(p, s->span, r, t) : r;
 }
 
-/* Does the selection take positions from an array (x[p] = v)? */
-static bool scatters(Lower *L, const AxisIndex *at, int ndim)
+/* The array of positions the selection takes (x[p] = v), or 0 */
+static Ref positions(Lower *L, const AxisIndex *at, int ndim)
 {
-    bool positions = false;
     for (int k = 0; k < ndim; k++)
-        positions |= !at[k].single && at[k].from && V(P(L), at[k].from)->shape.ndim > 0;
-    return positions;
+        if (!at[k].single && at[k].from && V(P(L), at[k].from)->shape.ndim > 0)
+            return at[k].from;
+    return 0;
+}
+
+/* np.add.at(x, p, v): like x[p] += v, but each element combines with the
+ * value where it is written, so that a repeated position adds again. The
+ * update keeps the operation of x[p] + v (`elements`, which has checked its
+ * dtypes) and the value itself, broadcast to the selection. */
+static Ref ufunc_at(Lower *L, const Stmt *s, Ref x, const AxisIndex *at, Ref sel, Ref v, Ref elements)
+{
+    Program *p = P(L);
+    const Shape ss = V(p, sel)->shape;
+    Ref op = V(p, elements)->kind == IR_CAST ? V(p, elements)->args[0] : elements;
+    if (V(p, op)->kind != IR_UFUNC) {
+        diag_error(p->diag, s->op_span, "np.%s.at with these operands is not supported yet", ast_op_ufunc[s->op]);
+        return 0;
+    }
+    if (!shape_equal(&V(p, v)->shape, &ss))      /* (the update's box is its value's shape) */
+        v = build_broadcast(p, s->span, v, &ss);
+    Ref u = build_update(p, s->span, x, at, v, positions(L, at, V(p, x)->shape.ndim));
+    Value *uv = V(p, u);
+    uv->ufunc_at = true;
+    uv->ufunc = V(p, op)->ufunc;
+    uv->compute = V(p, op)->compute;
+    return u;
 }
 
 /* x[i, 1:3] = v (integers and slices), x[p] = v (an array of positions) or
@@ -460,16 +487,18 @@ static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
     const Shape xs = V(p, x)->shape, ss = V(p, sel)->shape;
     AxisIndex at[NPX_MAX_RANK];
     int picks = box(L, s, &xs, sel, at);
-    if (picks < 0 || !fits(L, s->value->span, v, &ss, scatters(L, at, xs.ndim)))
+    FitWords words = s->ufunc_at ? FIT_UFUNC_AT : positions(L, at, xs.ndim) ? FIT_POSITIONS : FIT_BASIC;
+    if (picks < 0 || !fits(L, s->value->span, v, &ss, words))
         return 0;
     Ref elements = new_elements(L, s, sel, v, V(p, x)->dtype);
+    if (elements && s->ufunc_at && positions(L, at, xs.ndim))
+        return ufunc_at(L, s, x, at, sel, v, elements);
     if (elements && !shape_equal(&V(p, elements)->shape, &ss))
         elements = build_broadcast(p, s->span, elements, &ss);
     if (!elements || !picks)
         return elements;                          /* x[:] = v, x[...] = v */
-    bool reads_sel = s->op != AST_NOP || row_labels(L, s->target, sel, &xs) ||   /* x[i] += v; sel's labels, */
-                     scatters(L, at, xs.ndim);                                  /* positions */
-    return build_update(p, s->span, x, at, elements, reads_sel ? sel : 0);
+    bool reads_sel = s->op != AST_NOP || row_labels(L, s->target, sel, &xs);   /* x[i] += v; sel's labels */
+    return build_update(p, s->span, x, at, elements, reads_sel ? sel : positions(L, at, xs.ndim));
 }
 
 /* x[m] = v, a mask over x's first axes: where(m, v, x), one loop over x

@@ -112,7 +112,9 @@ struct Stmt {
     ExprList dims;               /* INPUT: each an INT or a NAME (size symbol or const) */
     Expr *value;                 /* CONST, ASSIGN, FOR */
     AstOp op;                    /* ASSIGN: AST_NOP for '=', AST_ADD for '+=', ... */
-    Span op_span;                /* ASSIGN: the '=' or 'op=' token */
+    Span op_span;                /* ASSIGN: the '=' or 'op=' token (np.add.at: the callee) */
+    bool ufunc_at;               /* ASSIGN: written np.add.at(x, idx, v), x[idx] += v with each
+                                    repeated position applied again (np.subtract.at: -=, ...) */
     const char **names;          /* OUTPUT */
     Span *name_spans;            /* OUTPUT */
     int nnames;                  /* OUTPUT */

@@ -97,6 +97,7 @@ static Expr *slice(ParseCtx *ctx, Expr *lo, Expr *hi, Expr *step, Span span);
 static Stmt *stmt_new(ParseCtx *ctx, StmtKind kind, Span span);
 static Stmt *assign(ParseCtx *ctx, Expr *target, AstOp op, Expr *value, Span op_at, Span span);
 static Stmt *assign_eq(ParseCtx *ctx, ExprList targets, ExprList values, Span op_at, Span span);
+static Stmt *expr_stmt(ParseCtx *ctx, Expr *e, Span span);
 static Stmt *input(ParseCtx *ctx, const char *name, Span name_at, Expr *dtype, ExprList dims, Span span);
 static Expr *dtype_name(ParseCtx *ctx, const char *prefix, Span prefix_at, const char *name, Span span);
 static Stmt *output(ParseCtx *ctx, ExprList names, Span span);
@@ -164,9 +165,7 @@ stmt:
   | OUTPUT names                         { $$ = output(ctx, $2, @$); }
   | exprs '=' exprs                      { $$ = assign_eq(ctx, $1, $3, @2, @$); }
   | expr AUGASSIGN expr                  { $$ = assign(ctx, $1, $2, $3, @2, @$); }
-  | expr                                 { $$ = NULL;
-                                           perr(ctx, @1, "this expression's value is not used; "
-                                                "assign it to a name (y = ...)"); }
+  | expr                                 { $$ = expr_stmt(ctx, $1, @$); }
   | FOR NAME IN expr ':'                 { $$ = loop(ctx, $2, @2, $4, @$); }
   | FOR NAME IN expr ':' stmt            { $$ = NULL;
                                            perr(ctx, @6, "write the loop's body on the lines after "
@@ -533,6 +532,46 @@ static Stmt *assign_eq(ParseCtx *ctx, ExprList targets, ExprList values, Span op
     }
     Span rhs = span_join(values.v[0]->span, values.v[values.n - 1]->span);
     return assign(ctx, targets.v[0], AST_NOP, bare_tuple(ctx, values, rhs), op_at, span);
+}
+
+/* An expression as a statement: only np.add.at(x, indices, v) (a ufunc's
+ * at, which changes x in place) is one; it is x[indices] += v with each
+ * repeated position applied again (Stmt.ufunc_at). */
+static Stmt *expr_stmt(ParseCtx *ctx, Expr *e, Span span)
+{
+    const Expr *f = e->kind == EXPR_CALL ? e->obj : NULL;
+    if (!f || f->kind != EXPR_ATTR || strcmp(f->name, "at") != 0 || f->obj->kind != EXPR_NAME || !f->obj->np_prefix) {
+        perr(ctx, e->span, "this expression's value is not used; assign it to a name (y = ...)");
+        return NULL;
+    }
+    const char *ufunc = f->obj->name;
+    AstOp op = AST_NOP;
+    for (AstOp o = AST_ADD; o <= AST_MUL; o++)
+        if (strcmp(ast_op_ufunc[o], ufunc) == 0)
+            op = o;
+    if (op == AST_NOP) {
+        perr(ctx, f->span, "np.%s.at is not supported yet (np.add.at, np.subtract.at and np.multiply.at are)", ufunc);
+        return NULL;
+    }
+    if (e->args.n != 3 || e->kwargs.n) {
+        perr(ctx, e->span, "np.%s.at takes three arguments: the array, the indices and the values "
+             "(np.%s.at(x, idx, v))", ufunc, ufunc);
+        return NULL;
+    }
+    Expr *x = e->args.v[0], *indices = e->args.v[1];
+    if (x->kind != EXPR_NAME || x->np_prefix) {
+        perr(ctx, x->span, "np.%s.at changes its first argument in place: it must be a name", ufunc);
+        return NULL;
+    }
+    Expr *target = ast_expr(ctx->arena, EXPR_INDEX, span_join(x->span, indices->span));
+    target->obj = x;
+    if (indices->kind == EXPR_TUPLE)             /* np.add.at(x, (i, j), v) is x[i, j] */
+        target->args = indices->args;
+    else
+        ast_push(ctx->arena, &target->args, indices);
+    Stmt *s = assign(ctx, target, op, e->args.v[2], f->span, span);
+    s->ufunc_at = true;
+    return s;
 }
 
 static bool check_size(ParseCtx *ctx, Expr *dim)

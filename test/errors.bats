@@ -140,6 +140,14 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/setitem.npx"
 }
 
+@test "np.add.at mistakes are located: values that do not fit, float positions, a position past the axis" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/ufunc_at.npx"
+}
+
+@test "np.add.at written wrong: not a name, three arguments, another ufunc's at, a bare expression" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/ufunc_at_syntax.npx"
+}
+
 @test "median, quantile and percentile mistakes are located with NumPy's words" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/quantiles.npx"
 }

@@ -264,16 +264,39 @@ program() {
     ! grep -qF 'int64_t *arange' "$BATS_TEST_TMPDIR/p.c"   # (no arange stored)
 }
 
-@test "x[p] = v writes in x's own buffer in the positions' order; x[p] += v stores its new rows first" {
+@test "x[p] = v writes in x's own buffer, each thread its block of x's rows in order; x[p] += v stores its new rows first" {
     program $'input x: f32[N, D]\ninput v: f32[K, D]\ninput p: i64[K]\noutput g\ng = x * 2.0\ng[p] = v\ng[p] += v'
     explain "$BATS_TEST_TMPDIR/p.npx"
-    grep -qF 'loop: setitem -> g_2 f32[N, D] (fused: take)' <<<"$NPX_OUTPUT"
+    grep -qxF '    loop: setitem -> g_2 f32[N, D]' <<<"$NPX_OUTPUT"
     grep -qF "writes only the f32[K, D] elements selected, in place in g's buffer (nothing reads the old g after), in the positions' order" <<<"$NPX_OUTPUT"
     grep -qF 'loop: add -> add f32[K, D] (temporary) (fused: take)' <<<"$NPX_OUTPUT"
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
-    grep -A3 -F 'for (int64_t i1 = 0; i1 < D; i1++) {' "$BATS_TEST_TMPDIR/p.c" |
-        grep -qF 'for (int64_t i0 = 0; i0 < K; i0++) {'   # (each thread's columns, the positions in order)
-    grep -qF 'g_3[npx_take(st, 7, p_2[i0], N, 0) * D + i1] = add[i0 * D + i1];' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'const int64_t mine = N * NPX_THREAD_NUM / NPX_NUM_THREADS, end = N * (NPX_THREAD_NUM + 1) / NPX_NUM_THREADS;' "$BATS_TEST_TMPDIR/p.c"
+    grep -A1 -F 'const int64_t at = npx_take(st, 7, p_2[i0], N, 0);' "$BATS_TEST_TMPDIR/p.c" | grep -qF 'if (at < mine || at >= end)'
+    grep -qF 'g_3[at * D + i1] = add[i0 * D + i1];' "$BATS_TEST_TMPDIR/p.c"
+    # x[:, p] = v: in parallel over the rows, the positions in order in each
+    program $'input x: f32[N, D]\ninput v: f32[N, K]\ninput p: i64[K]\noutput g\ng = x * 2.0\ng[:, p] = v'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -A2 -F 'for (int64_t i0 = 0; i0 < N; i0++) {' "$BATS_TEST_TMPDIR/p.c" | grep -qF 'for (int64_t i1 = 0; i1 < K; i1++) {'
+    # on the device: a kernel marks each position's last element, a second writes only those
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda --explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF "a repeated position's last value (a kernel before marks which element that is)" <<<"$NPX_OUTPUT"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'atomicMax(&g_2_last[npx_take(st, 6, p_2[i1], D, 1)], (unsigned long long)(i1) + 1);' "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'if (g_2_last[npx_take(st, 6, p_2[i1], D, 1)] == (unsigned long long)(i1) + 1)' "$BATS_TEST_TMPDIR/p.cu"
+}
+
+@test "np.add.at is one loop in x's buffer with no temporary (C: blocks of rows per thread; CUDA: atomicAdd)" {
+    program $'input E: f32[V, D]\ninput t: i64[K]\ninput g: f32[K, D]\noutput dE\ndE = np.zeros_like(E)\nnp.add.at(dE, t, g)'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF "in the positions' order, each value combined by add (a repeated position again)" <<<"$NPX_OUTPUT"
+    ! grep -q 'temporary' <<<"$NPX_OUTPUT"
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'dE_2[at * D + i1] += g[i0 * D + i1];' "$BATS_TEST_TMPDIR/p.c"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda --explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'each value added by atomicAdd (a repeated position adds again; floats in any order)' <<<"$NPX_OUTPUT"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'atomicAdd(&dE_2[npx_take(st, 6, t[i0], V, 0) * D + i1], g[i0 * D + i1]);' "$BATS_TEST_TMPDIR/p.cu"
 }
 
 @test "h[t] = ... in a loop writes one row of h's own buffer per iteration: no copy of h, fused, freed once" {

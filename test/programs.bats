@@ -153,6 +153,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/setitem_positions.npx"
 }
 
+@test "np.add.at, np.subtract.at and np.multiply.at match NumPy: repeated positions add again, sums cast as ufunc.at casts" {
+    check_program "$BATS_TEST_DIRNAME/programs/ufunc_at.npx"
+}
+
 @test "element assignment computes only the selected box, in place when nothing reads the old array, as NumPy assigns" {
     check_program "$BATS_TEST_DIRNAME/programs/update.npx"
 }

@@ -254,7 +254,7 @@ class Program:
             name, op, value = st.targets[0].id, None, st.value
         elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
             name, op, value = st.target.id, st.op, st.value
-        elif self._setitem(line, code, st, bound):
+        elif self._setitem(line, code, st, bound) or self._ufunc_at(line, code, st, bound):
             return
         else:
             raise NpxError("syntax error: expected NAME = EXPR or NAME op= EXPR", line)
@@ -286,6 +286,23 @@ class Program:
         ast.increment_lineno(module, line - 1)
         self.stmts.append(("setitem", line, code, name, None, compile(module, self.path, "exec")))
         bound.add(name)
+        return True
+
+
+    def _ufunc_at(self, line, code, st, bound):
+        """np.add.at(x, indices, v) and the other ufuncs' at: x changes in place."""
+        call = st.value if isinstance(st, ast.Expr) else None
+        f = call.func if isinstance(call, ast.Call) else None
+        if not (isinstance(f, ast.Attribute) and f.attr == "at" and isinstance(f.value, ast.Attribute)
+                and isinstance(f.value.value, ast.Name) and f.value.value.id in ("np", "numpy")
+                and call.args and isinstance(call.args[0], ast.Name)):
+            return False
+        check_expr(call, line)
+        module = ast.Module(body=[st], type_ignores=[])
+        ast.fix_missing_locations(module)
+        ast.increment_lineno(module, line - 1)
+        self.stmts.append(("setitem", line, code, call.args[0].id, None, compile(module, self.path, "exec")))
+        bound.add(call.args[0].id)
         return True
 
 
