@@ -374,14 +374,7 @@ const char *cx_scatter_position(Emitter *e, Ref r, Idx idx)
 {
     const Value *u = V(e->p, r);
     const Shape *s = &V(e->p, u->args[0])->shape;
-    for (int k = 0, j = 0; k < s->ndim; k++) {
-        const AxisIndex *x = &u->sel[k];
-        int n = x->from ? V(e->p, x->from)->shape.ndim : 0;
-        if (!x->single && n > 0)
-            return taken_position(e, x, s->d[k], k, idx + j);
-        j += x->single ? 0 : n > 0 ? n : 1;
-    }
-    return NULL;
+    return cx_selected(e, s, u->sel, idx)[ir_first_positions_axis(e->p, u->sel, s->ndim)];
 }
 
 Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)
@@ -392,12 +385,22 @@ Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)
 Idx cx_selected_at(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx, const char *at)
 {
     const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
+    const Shape b = ir_positions_shape(e->p, sel, s->ndim);
+    int group = -1;                              /* the box axis where the arrays of positions are */
     for (int k = 0, j = 0; k < s->ndim; k++) {
         const AxisIndex *x = &sel[k];
-        int n = x->from ? V(e->p, x->from)->shape.ndim : 0;
-        if (n > 0) {   /* positions: labels at the box's first axes, else at its axes here (or `at`) */
-            o[k] = at && !x->single ? at : taken_position(e, x, s->d[k], k, x->single ? idx : idx + j);
-            j += x->single ? 0 : n;
+        if (ir_positions_axis(e->p, x)) {        /* read at the box's axes here, broadcast together */
+            bool first_array = group < 0;
+            if (first_array) {
+                group = j;
+                j += b.ndim;
+            }
+            Idx pi = cx_broadcast_idx(e, &b, idx + group, &V(e->p, x->from)->shape);
+            o[k] = at && first_array ? at : taken_position(e, x, s->d[k], k, pi);
+            continue;
+        }
+        if (x->single && x->from && V(e->p, x->from)->shape.ndim > 0) {   /* labels at the box's first axes */
+            o[k] = taken_position(e, x, s->d[k], k, idx);
             continue;
         }
         const char *first = index_first(e, s->d[k], x);

@@ -203,12 +203,10 @@ static bool c_scatter(Emitter *e, Ref r)
 {
     Program *p = e->p;
     const Value *u = V(p, r), *x = V(p, u->args[0]), *v = V(p, u->args[1]);
-    int n = v->shape.ndim, k = 0;
+    int n = v->shape.ndim, k = ir_first_positions_axis(p, u->sel, x->shape.ndim);
     uint32_t ordered = ir_scatter_axes(p, u);
     if (!(ordered & 1))
         return false;
-    while (u->sel[k].single || !u->sel[k].from || V(p, u->sel[k].from)->shape.ndim == 0)
-        k++;
     const char **iv = arena_alloc(p->arena, sizeof(char *) * NPX_MAX_RANK);
     for (int j = 0; j < n; j++)
         iv[j] = arena_printf(p->arena, "i%d", j);

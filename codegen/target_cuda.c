@@ -606,9 +606,9 @@ static bool cuda_scatter(Emitter *e, Ref r)
     const Value *u = V(p, r), *x = V(p, u->args[0]), *v = V(p, u->args[1]);
     if (u->ufunc_at)
         return scatter_atomic(e, r);
-    int k = 0, j = 0;                            /* x's axis with the positions, their first box axis */
-    for (; u->sel[k].single || !u->sel[k].from || V(p, u->sel[k].from)->shape.ndim == 0; k++)
-        j += !u->sel[k].single;
+    int k = ir_first_positions_axis(p, u->sel, x->shape.ndim), j = __builtin_ctz(ir_scatter_axes(p, u));
+    if (k + 1 < x->shape.ndim && ir_positions_axis(p, &u->sel[k + 1]))
+        return false;                            /* x[i, j] = v: in order (marks for both axes: too big) */
     Ref from = u->sel[k].from;
     const Shape *ps = &V(p, from)->shape;
     const char **iv = arena_alloc(p->arena, sizeof(char *) * NPX_MAX_RANK);

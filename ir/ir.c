@@ -66,19 +66,49 @@ bool ir_swaps_matrices(const Value *v)
     return n >= 2 && v->perm[n - 2] == n - 1 && v->perm[n - 1] == n - 2;
 }
 
+bool ir_positions_axis(const Program *p, const AxisIndex *x)
+{
+    return !x->single && x->from && p->vals[x->from].shape.ndim > 0;
+}
+
+int ir_first_positions_axis(const Program *p, const AxisIndex *sel, int ndim)
+{
+    for (int k = 0; k < ndim; k++)
+        if (ir_positions_axis(p, &sel[k]))
+            return k;
+    return -1;
+}
+
+Shape ir_positions_shape(const Program *p, const AxisIndex *sel, int ndim)
+{
+    Shape b = { 0, { 0 } };
+    for (int k = 0; k < ndim; k++) {
+        if (!ir_positions_axis(p, &sel[k]))
+            continue;
+        const Shape *s = &p->vals[sel[k].from].shape;
+        if (s->ndim > b.ndim) {                  /* right-aligned: new axes in front */
+            int more = s->ndim - b.ndim;
+            memmove(b.d + more, b.d, sizeof(Dim) * (size_t)b.ndim);
+            for (int i = 0; i < more; i++)
+                b.d[i] = 1;
+            b.ndim = s->ndim;
+        }
+        for (int i = 0; i < s->ndim; i++)
+            if (b.d[b.ndim - s->ndim + i] == 1)
+                b.d[b.ndim - s->ndim + i] = s->d[i];
+    }
+    return b;
+}
+
 uint32_t ir_scatter_axes(const Program *p, const Value *u)
 {
-    uint32_t axes = 0;
-    for (int k = 0, j = 0; k < p->vals[u->args[0]].shape.ndim; k++) {
-        const AxisIndex *x = &u->sel[k];
-        int n = x->single ? 0 : 1;                  /* a window, a slice: one axis */
-        if (!x->single && x->from && p->vals[x->from].shape.ndim > 0) {
-            n = p->vals[x->from].shape.ndim;
-            axes |= ((1u << n) - 1) << j;
-        }
-        j += n;
+    int ndim = p->vals[u->args[0]].shape.ndim, n = ir_positions_shape(p, u->sel, ndim).ndim;
+    for (int k = 0, j = 0; k < ndim; k++) {
+        if (ir_positions_axis(p, &u->sel[k]))
+            return ((1u << n) - 1) << j;         /* the first array's place: all of them there */
+        j += !u->sel[k].single;                  /* a window, a slice: one axis */
     }
-    return axes;
+    return 0;
 }
 
 bool ir_ufunc_at_adds(const Value *u)

@@ -64,7 +64,8 @@ typedef struct {
                                     integer array read at the box's first axes (IR_UPDATE only:
                                     x[np.arange(B), labels], checked and wrapped as read); not
                                     single, an integer array of positions whose axes are the box's
-                                    axes here (IR_UPDATE only: x[p] = v, ir_scatter_axes); else 0 */
+                                    axes here (IR_UPDATE only: x[p] = v, ir_scatter_axes; two next
+                                    to each other, x[i, j] = v, broadcast together); else 0 */
     Dim len;                     /* a window's length */
 } AxisIndex;
 
@@ -347,8 +348,15 @@ static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is comp
 /* Does transpose v swap its last two axes only (each matrix of a stack
  * transposed, as BLAS can read it)? */
 bool ir_swaps_matrices(const Value *v);
-/* The box axes of update u that an array of positions takes (x[p] = v: p's
- * axes), as a bit mask; 0 when there are none. */
+/* Does axis selection x take positions from an array (x[p] = v; not labels)? */
+bool ir_positions_axis(const Program *p, const AxisIndex *x);
+/* The first axis (of ndim) whose selection takes positions from an array, or -1 */
+int ir_first_positions_axis(const Program *p, const AxisIndex *sel, int ndim);
+/* The shape the arrays of positions of selection sel (of an array of ndim
+ * axes) broadcast to (one array: its shape; x[i, j] = v: i's and j's) */
+Shape ir_positions_shape(const Program *p, const AxisIndex *sel, int ndim);
+/* The box axes of update u that its arrays of positions take (their
+ * broadcast shape's, where the first array is), as a bit mask; 0 if none. */
 uint32_t ir_scatter_axes(const Program *p, const Value *u);
 /* Is update u an np.add.at or np.subtract.at of numbers that an atomic add
  * of the value in u's dtype computes (not bool; an int array's float sum is

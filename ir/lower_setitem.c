@@ -170,7 +170,7 @@ static bool not_yet(Lower *L, Span at, const char *what, const char *instead)
 
 static Ref i64(Lower *L, Span at, int64_t v) { return build_literal(P(L), at, NPX_I64, v, (double)v, false); }
 
-static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
+static bool lower_picks(Lower *L, const Expr *target, int ndim, const Ref *taken, Pick *pick)
 {
     const Pick all = { PICK_WHOLE, 0, NPX_NO_BOUND, NPX_NO_BOUND, 1, 0, 0 };
     const ExprList *items = &target->args;
@@ -206,10 +206,11 @@ static bool lower_picks(Lower *L, const Expr *target, int ndim, Pick *pick)
             return false;
         if (V(P(L), at)->shape.ndim > 0 && V(P(L), at)->dtype == NPX_BOOL)
             return not_yet(L, it->span, "assigning through a mask beside other indices", "; write x = np.where(...)");
-        if (V(P(L), at)->shape.ndim > 0 && arrays++)
-            return not_yet(L, it->span, "assigning through two or more index arrays", "");
-        if (V(P(L), at)->shape.ndim > 0) {
-            pick[k++] = (Pick){ PICK_POSITIONS, at, 0, 0, 1, 0, 0 };
+        if (V(P(L), at)->shape.ndim > 0) {       /* the gather's own, when it has them (checked there) */
+            Ref own = arrays < 3 ? taken[arrays] : 0;
+            arrays++;
+            pick[k++] = (Pick){ PICK_POSITIONS, own && shape_equal(&V(P(L), own)->shape, &V(P(L), at)->shape) ? own : at,
+                                0, 0, 1, 0, 0 };
             continue;
         }
         if (!ir_host_int(P(L), at))
@@ -247,14 +248,19 @@ static bool never_negative(const Program *p, Ref r)
  * one). False when every axis is whole (x[:] = v). */
 static bool selection(Lower *L, Span at, const Shape *xs, const Pick *pick, const Shape *ss, AxisIndex *sel)
 {
-    bool picks = false;
+    bool picks = false, arrays = false;
+    int nb = 0;                                  /* the arrays' broadcast rank */
+    for (int k = 0; k < xs->ndim; k++)
+        if (pick[k].kind == PICK_POSITIONS && V(P(L), pick[k].at)->shape.ndim > nb)
+            nb = V(P(L), pick[k].at)->shape.ndim;
     for (int k = 0, j = 0; k < xs->ndim; k++) {
         const Pick *pk = &pick[k];
         const Value *pv = pk->at ? V(P(L), pk->at) : NULL;
         picks |= pk->kind != PICK_WHOLE;
-        if (pk->kind == PICK_POSITIONS) {
+        if (pk->kind == PICK_POSITIONS) {        /* the arrays' axes where the first one is */
             sel[k] = (AxisIndex){ false, NPX_NO_BOUND, NPX_NO_BOUND, 1, pk->at, 0 };
-            j += pv->shape.ndim;
+            j += arrays ? 0 : nb;
+            arrays = true;
         } else if (pk->kind == PICK_ONE && pv->kind == IR_LITERAL)
             sel[k] = (AxisIndex){ true, pv->ival, NPX_NO_BOUND, 1, 0, 0 };
         else if (pk->kind == PICK_ONE && never_negative(P(L), pk->at))
@@ -300,8 +306,14 @@ static int box(Lower *L, const Stmt *s, const Shape *xs, Ref sel, AxisIndex *at)
     Ref labels = row_labels(L, s->target, sel, xs);
     const Shape ss = V(P(L), sel)->shape;        /* a copy: lowering the picks may move the values */
     Pick pick[NPX_MAX_RANK];
+    const Value *gather = V(P(L), sel);          /* x[p] and x[i, j] read through their arrays */
+    Ref taken[3] = { 0, 0, 0 };
+    for (int i = 1, n = 0; gather->kind == IR_TAKE && i < gather->nargs; i++)
+        if (V(P(L), gather->args[i])->shape.ndim > 0)
+            taken[n++] = gather->args[i];
     if (!labels)
-        return lower_picks(L, s->target, xs->ndim, pick) ? selection(L, s->value->span, xs, pick, &ss, at) : -1;
+        return lower_picks(L, s->target, xs->ndim, taken, pick) ? selection(L, s->value->span, xs, pick, &ss, at)
+                                                                : -1;
     for (int k = 0; k < xs->ndim; k++)
         at[k] = k == 1 ? (AxisIndex){ true, 0, NPX_NO_BOUND, 1, labels, 0 } : whole;
     return 1;
@@ -445,13 +457,15 @@ static Ref new_elements(Lower *L, const Stmt *s, Ref old, Ref v, npx_dtype t)
     return r && V(p, r)->dtype != t ? build_cast(p, s->span, r, t) : r;
 }
 
-/* The array of positions the selection takes (x[p] = v), or 0 */
-static Ref positions(Lower *L, const AxisIndex *at, int ndim)
+/* What keeps the arrays of positions the selection takes for the update's
+ * loop (IR_UPDATE's args[2]): the array (x[p] = v), the gather that reads
+ * both (x[i, j] = v, sel); 0 when there are none. */
+static Ref positions(Lower *L, const AxisIndex *at, int ndim, Ref sel)
 {
-    for (int k = 0; k < ndim; k++)
-        if (!at[k].single && at[k].from && V(P(L), at[k].from)->shape.ndim > 0)
-            return at[k].from;
-    return 0;
+    int k = ir_first_positions_axis(P(L), at, ndim);
+    if (k < 0)
+        return 0;
+    return k + 1 < ndim && ir_positions_axis(P(L), &at[k + 1]) ? sel : at[k].from;
 }
 
 /* np.add.at(x, p, v): like x[p] += v, but each element combines with the
@@ -469,7 +483,7 @@ static Ref ufunc_at(Lower *L, const Stmt *s, Ref x, const AxisIndex *at, Ref sel
     }
     if (!shape_equal(&V(p, v)->shape, &ss))      /* (the update's box is its value's shape) */
         v = build_broadcast(p, s->span, v, &ss);
-    Ref u = build_update(p, s->span, x, at, v, positions(L, at, V(p, x)->shape.ndim));
+    Ref u = build_update(p, s->span, x, at, v, positions(L, at, V(p, x)->shape.ndim, sel));
     Value *uv = V(p, u);
     uv->ufunc_at = true;
     uv->ufunc = V(p, op)->ufunc;
@@ -487,18 +501,18 @@ static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
     const Shape xs = V(p, x)->shape, ss = V(p, sel)->shape;
     AxisIndex at[NPX_MAX_RANK];
     int picks = box(L, s, &xs, sel, at);
-    FitWords words = s->ufunc_at ? FIT_UFUNC_AT : positions(L, at, xs.ndim) ? FIT_POSITIONS : FIT_BASIC;
+    FitWords words = s->ufunc_at ? FIT_UFUNC_AT : positions(L, at, xs.ndim, sel) ? FIT_POSITIONS : FIT_BASIC;
     if (picks < 0 || !fits(L, s->value->span, v, &ss, words))
         return 0;
     Ref elements = new_elements(L, s, sel, v, V(p, x)->dtype);
-    if (elements && s->ufunc_at && positions(L, at, xs.ndim))
+    if (elements && s->ufunc_at && positions(L, at, xs.ndim, sel))
         return ufunc_at(L, s, x, at, sel, v, elements);
     if (elements && !shape_equal(&V(p, elements)->shape, &ss))
         elements = build_broadcast(p, s->span, elements, &ss);
     if (!elements || !picks)
         return elements;                          /* x[:] = v, x[...] = v */
     bool reads_sel = s->op != AST_NOP || row_labels(L, s->target, sel, &xs);   /* x[i] += v; sel's labels */
-    return build_update(p, s->span, x, at, elements, reads_sel ? sel : positions(L, at, xs.ndim));
+    return build_update(p, s->span, x, at, elements, reads_sel ? sel : positions(L, at, xs.ndim, sel));
 }
 
 /* x[m] = v, a mask over x's first axes: where(m, v, x), one loop over x

@@ -153,6 +153,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/setitem_positions.npx"
 }
 
+@test "x[i, j] = v and np.add.at(x, (i, j), v) through two arrays broadcast together match NumPy (a confusion matrix)" {
+    check_program "$BATS_TEST_DIRNAME/programs/setitem_two_arrays.npx"
+}
+
 @test "np.add.at, np.subtract.at and np.multiply.at match NumPy: repeated positions add again, sums cast as ufunc.at casts" {
     check_program "$BATS_TEST_DIRNAME/programs/ufunc_at.npx"
 }
