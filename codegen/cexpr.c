@@ -272,7 +272,8 @@ const char *cx_ufunc_at(Emitter *e, Ref r, const char *elem, Idx idx)
 {
     const Value *u = V(e->p, r);
     const char *value = cx_value(e, u->args[1], idx, u->compute);
-    if (dtype_is_float(u->dtype) && u->compute == u->dtype)      /* x[i] += v */
+    bool op = u->ufunc == UF_add || u->ufunc == UF_subtract || u->ufunc == UF_multiply;
+    if (op && dtype_is_float(u->dtype) && u->compute == u->dtype)   /* x[i] += v */
         return arena_printf(A(e), "%s %c= %s", elem, u->ufunc == UF_add ? '+' : u->ufunc == UF_subtract ? '-' : '*',
                             value);
     const char *args[2] = { cx_convert(e, elem, u->dtype, u->compute), value };

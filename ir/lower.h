@@ -65,6 +65,8 @@ void lower_gone(Lower *L, const Binding *b, Span at);   /* reports a use of a BI
 void lower_carry_out(Lower *L, Binding *b);              /* BIND_LATE to BIND_VALUE */
 Ref lower_expr(Lower *L, const Expr *e);
 Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b);
+/* ufunc `name` (NumPy's own name, "maximum") of a and b (0 when it has one operand) */
+Ref lower_ufunc(Lower *L, const char *name, Span at, Span span, Ref a, Ref b);
 /* A compile-time integer: literals, consts and + - * // of them. */
 bool lower_const_int(Lower *L, const Expr *e, int64_t *out);
 /* Is e made of integer literals and consts only (what lower_const_int takes)? */

@@ -837,11 +837,16 @@ Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b)
         return build_matmul(P(L), at, span, a, b, "matmul");
     if (op == AST_POW)
         return lower_power(L, at, span, a, b);
-    Handler fn;
-    int f;
-    find_function(ast_op_ufunc[op], false, &fn, &f);
+    return lower_ufunc(L, ast_op_ufunc[op], at, span, a, b);
+}
+
+Ref lower_ufunc(Lower *L, const char *name, Span at, Span span, Ref a, Ref b)
+{
+    Ufunc f = 0;
+    while (f < UF_COUNT && strcmp(ufunc_info[f].name, name) != 0)
+        f++;
     Ref args[2] = { a, b };
-    return build_ufunc(P(L), at, span, (Ufunc)f, args, b ? 2 : 1, true);
+    return f < UF_COUNT && a ? build_ufunc(P(L), at, span, f, args, b ? 2 : 1, true) : 0;
 }
 
 static Ref lower_node(Lower *L, const Expr *e)

@@ -445,9 +445,10 @@ static int kind(npx_dtype t) { return t == NPX_BOOL ? 0 : dtype_is_int(t) ? 1 : 
 static Ref new_elements(Lower *L, const Stmt *s, Ref old, Ref v, npx_dtype t)
 {
     Program *p = P(L);
-    if (s->op == AST_NOP)
+    if (s->op == AST_NOP && !s->ufunc_at)
         return as_dtype(L, s->value->span, v, t);
-    Ref r = lower_operator(L, s->op, s->op_span, s->span, old, v);
+    Ref r = s->op == AST_NOP ? lower_ufunc(L, s->ufunc_at, s->op_span, s->span, old, v)   /* np.maximum.at */
+                             : lower_operator(L, s->op, s->op_span, s->span, old, v);
     if (r && !s->ufunc_at && kind(V(p, r)->dtype) > kind(t)) {
         diag_error(p->diag, s->op_span, "cannot cast the result of '%s' from %s to %s in place (NumPy casts "
                    "within a kind only: f64 to f32, not float to int)",
@@ -478,7 +479,7 @@ static Ref ufunc_at(Lower *L, const Stmt *s, Ref x, const AxisIndex *at, Ref sel
     const Shape ss = V(p, sel)->shape;
     Ref op = V(p, elements)->kind == IR_CAST ? V(p, elements)->args[0] : elements;
     if (V(p, op)->kind != IR_UFUNC) {
-        diag_error(p->diag, s->op_span, "np.%s.at with these operands is not supported yet", ast_op_ufunc[s->op]);
+        diag_error(p->diag, s->op_span, "np.%s.at with these operands is not supported yet", s->ufunc_at);
         return 0;
     }
     if (!shape_equal(&V(p, v)->shape, &ss))      /* (the update's box is its value's shape) */
@@ -511,7 +512,7 @@ static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
         elements = build_broadcast(p, s->span, elements, &ss);
     if (!elements || !picks)
         return elements;                          /* x[:] = v, x[...] = v */
-    bool reads_sel = s->op != AST_NOP || row_labels(L, s->target, sel, &xs);   /* x[i] += v; sel's labels */
+    bool reads_sel = s->op != AST_NOP || s->ufunc_at || row_labels(L, s->target, sel, &xs);   /* x[i] += v; labels */
     return build_update(p, s->span, x, at, elements, reads_sel ? sel : positions(L, at, xs.ndim, sel));
 }
 

@@ -175,7 +175,10 @@ static void dump_stmt(FILE *out, const Stmt *s, int depth)
             fprintf(out, "%s %s", i ? "," : "", s->names[i]);
         break;
     case STMT_ASSIGN:
-        fprintf(out, "%s %s %s= ", s->ufunc_at ? "ufunc.at" : "assign", s->name, ast_op_text[s->op]);
+        if (s->ufunc_at)
+            fprintf(out, "np.%s.at %s ", s->ufunc_at, s->name);
+        else
+            fprintf(out, "assign %s %s= ", s->name, ast_op_text[s->op]);
         dump_expr(out, s->value);
         break;
     case STMT_FOR:

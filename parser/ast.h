@@ -113,8 +113,9 @@ struct Stmt {
     Expr *value;                 /* CONST, ASSIGN, FOR */
     AstOp op;                    /* ASSIGN: AST_NOP for '=', AST_ADD for '+=', ... */
     Span op_span;                /* ASSIGN: the '=' or 'op=' token (np.add.at: the callee) */
-    bool ufunc_at;               /* ASSIGN: written np.add.at(x, idx, v), x[idx] += v with each
-                                    repeated position applied again (np.subtract.at: -=, ...) */
+    const char *ufunc_at;        /* ASSIGN written np.UFUNC.at(x, idx, v): the ufunc's name, "add";
+                                    x[idx] = UFUNC(x[idx], v) with each repeated position applied
+                                    again (op is its operator, '+', or AST_NOP: maximum) */
     const char **names;          /* OUTPUT */
     Span *name_spans;            /* OUTPUT */
     int nnames;                  /* OUTPUT */

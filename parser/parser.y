@@ -536,7 +536,9 @@ static Stmt *assign_eq(ParseCtx *ctx, ExprList targets, ExprList values, Span op
 
 /* An expression as a statement: only np.add.at(x, indices, v) (a ufunc's
  * at, which changes x in place) is one; it is x[indices] += v with each
- * repeated position applied again (Stmt.ufunc_at). */
+ * repeated position applied again (Stmt.ufunc_at): add, subtract and
+ * multiply, whose operators the statement keeps, and maximum, minimum,
+ * fmax and fmin. */
 static Stmt *expr_stmt(ParseCtx *ctx, Expr *e, Span span)
 {
     const Expr *f = e->kind == EXPR_CALL ? e->obj : NULL;
@@ -544,13 +546,18 @@ static Stmt *expr_stmt(ParseCtx *ctx, Expr *e, Span span)
         perr(ctx, e->span, "this expression's value is not used; assign it to a name (y = ...)");
         return NULL;
     }
+    static const char *const extrema[] = { "maximum", "minimum", "fmax", "fmin", NULL };
     const char *ufunc = f->obj->name;
     AstOp op = AST_NOP;
+    bool known = false;
     for (AstOp o = AST_ADD; o <= AST_MUL; o++)
         if (strcmp(ast_op_ufunc[o], ufunc) == 0)
             op = o;
-    if (op == AST_NOP) {
-        perr(ctx, f->span, "np.%s.at is not supported yet (np.add.at, np.subtract.at and np.multiply.at are)", ufunc);
+    for (int i = 0; extrema[i]; i++)
+        known |= strcmp(extrema[i], ufunc) == 0;
+    if (op == AST_NOP && !known) {
+        perr(ctx, f->span, "np.%s.at is not supported yet (add, subtract, multiply, maximum, minimum, fmax "
+             "and fmin's are)", ufunc);
         return NULL;
     }
     if (e->args.n != 3 || e->kwargs.n) {
@@ -570,7 +577,7 @@ static Stmt *expr_stmt(ParseCtx *ctx, Expr *e, Span span)
     else
         ast_push(ctx->arena, &target->args, indices);
     Stmt *s = assign(ctx, target, op, e->args.v[2], f->span, span);
-    s->ufunc_at = true;
+    s->ufunc_at = ufunc;
     return s;
 }
 

@@ -157,7 +157,7 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/setitem_two_arrays.npx"
 }
 
-@test "np.add.at, np.subtract.at and np.multiply.at match NumPy: repeated positions add again, sums cast as ufunc.at casts" {
+@test "np.add.at, subtract.at, multiply.at, maximum.at and minimum.at match NumPy: repeats combine again, cast as ufunc.at casts" {
     check_program "$BATS_TEST_DIRNAME/programs/ufunc_at.npx"
 }
 
