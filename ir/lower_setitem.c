@@ -2,15 +2,17 @@
  * the elements of x that the index selects; the statement binds x to the
  * new value. Integers (constants, sizes, loops' counters), slices (constant
  * bounds, or a loop's window) and '...', or rows and their labels,
- * x[np.arange(B), labels], or one integer array of positions, x[p], select
- * a box: an update (ir.h, IR_UPDATE) computes only its new elements, in x's
- * own buffer when nothing reads the old x after (schedule.c), and the value
- * broadcasts to the box as in NumPy. Where positions repeat, the last value
- * stays, as in NumPy: the update writes them in order. A boolean mask over x's first axes selects scattered elements: x
- * becomes where(m, v, x), one fused loop over x (x[m] = 0 is
- * x = where(m, 0, x)), and the value varies only along the axes the mask
- * leaves whole. An array that another name shares (y = x, a view
- * y = x[1:] or x.T) cannot change so: NumPy would change both. */
+ * x[np.arange(B), labels], or integer arrays of positions, x[p] or x[i, j],
+ * select a box: an update (ir.h, IR_UPDATE) computes only its new
+ * elements, in x's own buffer when nothing reads the old x after
+ * (schedule.c), and the value broadcasts to the box as in NumPy. Where
+ * positions repeat, the last value stays, as in NumPy (the loop writes them
+ * in order), and np.add.at(x, p, v) adds again. A boolean mask over x's
+ * first axes selects scattered elements: x becomes where(m, v, x), one
+ * fused loop over x (x[m] = 0 is x = where(m, 0, x)), and the value varies
+ * only along the axes the mask leaves whole. An array that another name
+ * shares (y = x, a view y = x[1:] or x.T) cannot change so: NumPy would
+ * change both. */
 #include <string.h>
 #include "lower.h"
 
@@ -502,8 +504,10 @@ static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
     const Shape xs = V(p, x)->shape, ss = V(p, sel)->shape;
     AxisIndex at[NPX_MAX_RANK];
     int picks = box(L, s, &xs, sel, at);
+    if (picks < 0)
+        return 0;
     FitWords words = s->ufunc_at ? FIT_UFUNC_AT : positions(L, at, xs.ndim, sel) ? FIT_POSITIONS : FIT_BASIC;
-    if (picks < 0 || !fits(L, s->value->span, v, &ss, words))
+    if (!fits(L, s->value->span, v, &ss, words))
         return 0;
     Ref elements = new_elements(L, s, sel, v, V(p, x)->dtype);
     if (elements && s->ufunc_at && positions(L, at, xs.ndim, sel))
