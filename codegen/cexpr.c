@@ -374,8 +374,10 @@ static const char *taken_position(Emitter *e, const AxisIndex *x, Dim d, int k, 
 const char *cx_scatter_position(Emitter *e, Ref r, Idx idx)
 {
     const Value *u = V(e->p, r);
-    const Shape *s = &V(e->p, u->args[0])->shape;
-    return cx_selected(e, s, u->sel, idx)[ir_first_positions_axis(e->p, u->sel, s->ndim)];
+    const Shape *s = &V(e->p, u->args[0])->shape, b = ir_positions_shape(e->p, u->sel, s->ndim);
+    int k = ir_first_positions_axis(e->p, u->sel, s->ndim), group = __builtin_ctz(ir_scatter_axes(e->p, u));
+    const AxisIndex *x = &u->sel[k];
+    return taken_position(e, x, s->d[k], k, cx_broadcast_idx(e, &b, idx + group, &V(e->p, x->from)->shape));
 }
 
 Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)

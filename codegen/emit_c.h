@@ -17,6 +17,8 @@ void emit_value(Emitter *e, Ref r, const IrStmt *st);
 void emit_value_storage(Emitter *e, Ref r, const IrStmt *st);
 void emit_value_loops(Emitter *e, Ref r, const IrStmt *st);
 void emit_matmul_loops(Emitter *e, Ref r);
+/* the names of a nest's n indexes: i0, i1, ... */
+const char **emit_index_vars(Emitter *e, int n);
 /* The line that writes update r's element at its selection's indexes iv
  * (at: the variable that holds its array's position, or NULL) */
 void emit_update_element(Emitter *e, Ref r, const char *const *iv, const char *at);

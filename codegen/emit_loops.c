@@ -9,7 +9,7 @@
 
 static Arena *A(Emitter *e) { return e->p->arena; }
 
-static const char **index_vars(Emitter *e, int n)
+const char **emit_index_vars(Emitter *e, int n)
 {
     const char **iv = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
     for (int k = 0; k < n; k++)
@@ -100,7 +100,7 @@ static void emit_elementwise(Emitter *e, Ref r)
         }
         return;
     }
-    const char **iv = index_vars(e, v->shape.ndim);
+    const char **iv = emit_index_vars(e, v->shape.ndim);
     open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim);
     emit_line(e, "%s = %s;", cx_element(e, r, &v->shape, iv), cx_define(e, r, iv));
     close_value_nest(e);
@@ -163,7 +163,7 @@ void reduce_plan(Emitter *e, Ref r, ReducePlan *rp)
     npx_dtype t = a->weak ? dtype_default(a->dtype) : a->dtype;
     memset(rp, 0, sizeof *rp);
     rp->code = reduce_code(e, v->red, t);
-    rp->iv = index_vars(e, a->shape.ndim);
+    rp->iv = emit_index_vars(e, a->shape.ndim);
     for (int k = 0; k < a->shape.ndim; k++) {
         if (v->axes >> k & 1) {
             rp->red_iv[rp->reduced.ndim] = rp->iv[k];
@@ -436,7 +436,7 @@ static void emit_update(Emitter *e, Ref r)
     uint32_t ordered = ir_scatter_axes(e->p, u);
     if (ordered && e->t->scatter && e->t->scatter(e, r))
         return;
-    const char **iv = index_vars(e, v->shape.ndim), *nest_iv[NPX_MAX_RANK];
+    const char **iv = emit_index_vars(e, v->shape.ndim), *nest_iv[NPX_MAX_RANK];
     Dim nest[NPX_MAX_RANK];
     int n = 0;
     for (int j = 0; j < v->shape.ndim; j++)

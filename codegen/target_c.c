@@ -207,10 +207,7 @@ static bool c_scatter(Emitter *e, Ref r)
     uint32_t ordered = ir_scatter_axes(p, u);
     if (!(ordered & 1))
         return false;
-    const char **iv = arena_alloc(p->arena, sizeof(char *) * NPX_MAX_RANK);
-    for (int j = 0; j < n; j++)
-        iv[j] = arena_printf(p->arena, "i%d", j);
-    const char *len = cx_dim(e, x->shape.d[k]);
+    const char **iv = emit_index_vars(e, n), *len = cx_dim(e, x->shape.d[k]);
     emit_line(e, "NPX_PARALLEL");
     emit_block(e);
     emit_line(e, "/* each thread writes the positions in its block, in order: where one repeats, %s */",

@@ -576,9 +576,7 @@ static bool scatter_atomic(Emitter *e, Ref r)
     if (!ir_ufunc_at_adds(u))
         return false;
     const char *t = as[u->dtype];
-    const char **iv = arena_alloc(p->arena, sizeof(char *) * NPX_MAX_RANK);
-    for (int d = 0; d < v->shape.ndim; d++)
-        iv[d] = arena_printf(p->arena, "i%d", d);
+    const char **iv = emit_index_vars(e, v->shape.ndim);
     cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim);
     const char *elem = cx_element(e, r, &u->shape, cx_selected(e, &x->shape, u->sel, iv));
     const char *value = cx_value(e, u->args[1], iv, u->dtype);
@@ -611,9 +609,7 @@ static bool cuda_scatter(Emitter *e, Ref r)
         return false;                            /* x[i, j] = v: in order (marks for both axes: too big) */
     Ref from = u->sel[k].from;
     const Shape *ps = &V(p, from)->shape;
-    const char **iv = arena_alloc(p->arena, sizeof(char *) * NPX_MAX_RANK);
-    for (int d = 0; d < v->shape.ndim; d++)
-        iv[d] = arena_printf(p->arena, "i%d", d);
+    const char **iv = emit_index_vars(e, v->shape.ndim);
     const char *marks = arena_printf(p->arena, "%s_last", u->cname);
     emit_line(e, "unsigned long long *%s = (unsigned long long *)npx_dev_alloc(sizeof(unsigned long long) * %s, "
               "true); /* at each position, the last element of %s naming it, + 1 */",
@@ -625,8 +621,7 @@ static bool cuda_scatter(Emitter *e, Ref r)
         else
             cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim);
         S(e)->marks = marks;
-        const char *at = arena_printf(p->arena, "npx_take(st, %d, %s, %s, %d)", e->stmt->line,
-                                      cx_value(e, from, iv + j, NPX_I64), cx_dim(e, x->shape.d[k]), k);
+        const char *at = cx_scatter_position(e, r, iv);
         if (pass == 0)
             emit_line(e, "atomicMax(&%s[%s], %s);", marks, at, mark);
         else {

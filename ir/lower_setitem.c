@@ -475,7 +475,7 @@ static Ref positions(Lower *L, const AxisIndex *at, int ndim, Ref sel)
  * value where it is written, so that a repeated position adds again. The
  * update keeps the operation of x[p] + v (`elements`, which has checked its
  * dtypes) and the value itself, broadcast to the selection. */
-static Ref ufunc_at(Lower *L, const Stmt *s, Ref x, const AxisIndex *at, Ref sel, Ref v, Ref elements)
+static Ref ufunc_at(Lower *L, const Stmt *s, Ref x, const AxisIndex *at, Ref sel, Ref kept, Ref v, Ref elements)
 {
     Program *p = P(L);
     const Shape ss = V(p, sel)->shape;
@@ -486,7 +486,7 @@ static Ref ufunc_at(Lower *L, const Stmt *s, Ref x, const AxisIndex *at, Ref sel
     }
     if (!shape_equal(&V(p, v)->shape, &ss))      /* (the update's box is its value's shape) */
         v = build_broadcast(p, s->span, v, &ss);
-    Ref u = build_update(p, s->span, x, at, v, positions(L, at, V(p, x)->shape.ndim, sel));
+    Ref u = build_update(p, s->span, x, at, v, kept);
     Value *uv = V(p, u);
     uv->ufunc_at = true;
     uv->ufunc = V(p, op)->ufunc;
@@ -506,18 +506,18 @@ static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
     int picks = box(L, s, &xs, sel, at);
     if (picks < 0)
         return 0;
-    FitWords words = s->ufunc_at ? FIT_UFUNC_AT : positions(L, at, xs.ndim, sel) ? FIT_POSITIONS : FIT_BASIC;
-    if (!fits(L, s->value->span, v, &ss, words))
+    Ref kept = positions(L, at, xs.ndim, sel);
+    if (!fits(L, s->value->span, v, &ss, s->ufunc_at ? FIT_UFUNC_AT : kept ? FIT_POSITIONS : FIT_BASIC))
         return 0;
     Ref elements = new_elements(L, s, sel, v, V(p, x)->dtype);
-    if (elements && s->ufunc_at && positions(L, at, xs.ndim, sel))
-        return ufunc_at(L, s, x, at, sel, v, elements);
+    if (elements && s->ufunc_at && kept)
+        return ufunc_at(L, s, x, at, sel, kept, v, elements);
     if (elements && !shape_equal(&V(p, elements)->shape, &ss))
         elements = build_broadcast(p, s->span, elements, &ss);
     if (!elements || !picks)
         return elements;                          /* x[:] = v, x[...] = v */
     bool reads_sel = s->op != AST_NOP || s->ufunc_at || row_labels(L, s->target, sel, &xs);   /* x[i] += v; labels */
-    return build_update(p, s->span, x, at, elements, reads_sel ? sel : positions(L, at, xs.ndim, sel));
+    return build_update(p, s->span, x, at, elements, reads_sel ? sel : kept);
 }
 
 /* x[m] = v, a mask over x's first axes: where(m, v, x), one loop over x
