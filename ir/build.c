@@ -668,26 +668,32 @@ static int data_sym(Program *p, const char *what)
 
 /* a[mask]: the elements of a (or its sub-arrays, when mask has fewer axes)
  * where mask is True, in C order; mask's shape is a's first axes'. */
-Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, int shown_axis)
+bool mask_fits(Program *p, Span at, Ref a, Ref mask, int axis, int shown_axis)
 {
-    if (!a || !mask)
-        return 0;
     const Value *va = V(p, a), *vm = V(p, mask);
     if (vm->shape.ndim > va->shape.ndim - axis) {
         diag_error(p->diag, at, "too many indices for array: array is %d-dimensional, but %d were indexed",
                    va->shape.ndim, vm->shape.ndim);
-        return 0;
+        return false;
     }
     for (int k = 0; k < vm->shape.ndim; k++) {
         Dim da = va->shape.d[axis + k], dm = vm->shape.d[k];
         if (dims_differ(p, da, dm)) {
             diag_error(p->diag, at, "boolean index did not match indexed array along axis %d; size of axis is %s but "
                        "size of corresponding boolean axis is %s", shown_axis + k, dim_str(p, da), dim_str(p, dm));
-            return 0;
+            return false;
         }
         if (da != dm)
             ir_add_check(p, p->nstmts - 1, da, dm, at, "boolean index did not match indexed array");
     }
+    return true;
+}
+
+Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, int shown_axis)
+{
+    if (!a || !mask || !mask_fits(p, at, a, mask, axis, shown_axis))
+        return 0;
+    const Value *va = V(p, a), *vm = V(p, mask);
     Shape s = { 0, { 0 } };
     for (int k = 0; k < va->shape.ndim; k++)
         if (k < axis || k >= axis + vm->shape.ndim)

@@ -21,6 +21,9 @@ Ref build_cumulative(Program *p, Span span, Reduction red, Ref a, int axis, npx_
 Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions);   /* np.sort, np.argsort */
 /* a[..., mask, ...]: mask over a's axes from axis on (shown_axis in messages) */
 Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, int shown_axis);
+/* Does mask fit a's axes from axis on? An error if it cannot, a check when
+ * only the run can tell. */
+bool mask_fits(Program *p, Span at, Ref a, Ref mask, int axis, int shown_axis);
 /* a at integer positions: n arrays (two at most) for axes axis.. of a */
 Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis);
 Ref build_concat(Program *p, Span span, Ref a, Ref b, int axis, const Shape *s);   /* s checked */

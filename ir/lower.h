@@ -32,6 +32,14 @@ typedef struct {
     int nout;
 } Binding;
 
+/* x[m] = f(y[m], ...): while its value is lowered, y[m] with the statement's
+ * own index reads as the whole y (lower_setitem.c) */
+typedef struct {
+    const Expr *target;          /* x[m] as written */
+    Ref mask;
+    int ndim, whole;             /* x's axes, and those the mask leaves whole */
+} Unmasking;
+
 typedef struct {
     Program *p;
     Binding *bind;
@@ -41,6 +49,7 @@ typedef struct {
     int depth;                   /* of lower_expr calls inside one another */
     int loops;                   /* the loops the statement being lowered is in */
     const Stmt *outer_loop;      /* the outermost of them */
+    const Unmasking *unmasking;  /* lowering the value of x[m] = f(y[m]) */
 } Lower;
 
 /* A call being lowered: NumPy's function, or a method with its array as the
@@ -64,6 +73,11 @@ void lower_for(Lower *L, const Stmt *s);
 void lower_gone(Lower *L, const Binding *b, Span at);   /* reports a use of a BIND_GONE name */
 void lower_carry_out(Lower *L, Binding *b);              /* BIND_LATE to BIND_VALUE */
 Ref lower_expr(Lower *L, const Expr *e);
+/* Is name one of NumPy's elementwise functions (np.exp, np.maximum, np.where)? */
+bool lower_is_ufunc(const char *name);
+/* lower_setitem.c: while L->unmasking, is e a whole operand of the value (y[m]
+ * itself, or a part that reads no y[m])? Then *r is its value. */
+bool lower_unmasked_operand(Lower *L, const Expr *e, Ref *r);
 Ref lower_operator(Lower *L, AstOp op, Span at, Span span, Ref a, Ref b);
 /* ufunc `name` (NumPy's own name, "maximum") of a and b (0 when it has one operand) */
 Ref lower_ufunc(Lower *L, const char *name, Span at, Span span, Ref a, Ref b);

@@ -685,6 +685,16 @@ static bool find_function(const char *name, bool method, Handler *fn, int *arg)
     return false;
 }
 
+/* The ufunc NumPy calls name (its own name or an alias, np.abs), or UF_COUNT */
+static Ufunc ufunc_named(const char *name)
+{
+    Handler fn;
+    int arg;
+    return find_function(name, false, &fn, &arg) && fn == call_ufunc ? (Ufunc)arg : UF_COUNT;
+}
+
+bool lower_is_ufunc(const char *name) { return ufunc_named(name) != UF_COUNT; }
+
 static Ref lower_call(Lower *L, const Expr *e)
 {
     Program *p = P(L);
@@ -897,7 +907,9 @@ Ref lower_expr(Lower *L, const Expr *e)
         return 0;
     }
     L->depth++;
-    Ref r = lower_node(L, e);
+    Ref r;
+    if (!L->unmasking || !lower_unmasked_operand(L, e, &r))
+        r = lower_node(L, e);
     L->depth--;
     return r;
 }

@@ -10,7 +10,8 @@
  * in order), and np.add.at(x, p, v) adds again. A boolean mask over x's
  * first axes selects scattered elements: x becomes where(m, v, x), one
  * fused loop over x (x[m] = 0 is x = where(m, 0, x)), and the value varies
- * only along the axes the mask leaves whole. An array that another name
+ * only along the axes the mask leaves whole, or is made elementwise from
+ * arrays the same mask selects (x[m] = 2 * y[m] is where(m, 2 * y, x)). An array that another name
  * shares (y = x, a view y = x[1:] or x.T) cannot change so: NumPy would
  * change both. */
 #include <string.h>
@@ -343,12 +344,11 @@ static const char *const fit_words[] = {
     [FIT_UFUNC_AT] = "array is not broadcastable to correct shape: values of shape %s, selection of shape %s",
 };
 
-/* Does v's shape broadcast into the selection's, sel, as NumPy assigns?
- * Sizes known only when the program runs are checked then. */
-static bool fits(Lower *L, Span at, Ref v, const Shape *sel, FitWords words)
+/* Does a value of shape r broadcast into the selection's, sel, as NumPy
+ * assigns? Sizes known only when the program runs are checked then. */
+static bool fits_shape(Lower *L, Span at, Shape r, const Shape *sel, FitWords words)
 {
     Program *p = P(L);
-    const Shape r = V(p, v)->shape;
     int off = sel->ndim - r.ndim;
     bool ok = off >= 0;
     for (int j = 0; ok && j < r.ndim; j++)
@@ -362,6 +362,18 @@ static bool fits(Lower *L, Span at, Ref v, const Shape *sel, FitWords words)
             ir_add_check(p, p->nstmts - 1, sel->d[j + off], r.d[j], at,
                          "could not broadcast input array into the selection");
     return true;
+}
+
+static bool fits(Lower *L, Span at, Ref v, const Shape *sel, FitWords words)
+{
+    return fits_shape(L, at, V(P(L), v)->shape, sel, words);
+}
+
+static bool varies_along_mask(Lower *L, Span at)
+{
+    return not_yet(L, at, "assigning a value that varies along the elements a mask selects (x[m] = values)",
+                   "; make it elementwise from arrays the same mask selects (x[m] = 2 * y[m]), or write "
+                   "x = np.where(m, y, x)");
 }
 
 /* v, which fits the selection's shape (sel), viewed on x's axes: on axis k
@@ -390,8 +402,7 @@ static Ref place(Lower *L, Span at, Ref v, const Shape *sel, const int *keep, co
             continue;
         }
         if (k == ndim || !whole[k]) {
-            not_yet(L, at, "assigning a value that varies along the elements a mask selects (x[m] = values)",
-                    "; write x[m] = y[m] with the same mask, or x = np.where(m, y, x)");
+            varies_along_mask(L, at);
             return 0;
         }
         filled |= 1u << k;
@@ -418,6 +429,106 @@ static bool same_expr(const Expr *a, const Expr *b)
         if (a->kwargs.v[i].name != b->kwargs.v[i].name || !same_expr(a->kwargs.v[i].value, b->kwargs.v[i].value))
             return false;
     return true;
+}
+
+/* ---- x[m] = f(y[m], z[m]): f(y, z)[m] --------------------------------------- */
+
+/* Is e y[...] with the target's own index (y[m] for x[m], y[m, ...])? */
+static bool own_index(const Expr *e, const Expr *target)
+{
+    if (e->kind != EXPR_INDEX || e->args.n != target->args.n)
+        return false;
+    for (int i = 0; i < e->args.n; i++)
+        if (!same_expr(e->args.v[i], target->args.v[i]))
+            return false;
+    return true;
+}
+
+/* Does e read some y[m] with the target's own index? */
+static bool reads_selection(const Expr *e, const Expr *target)
+{
+    if (!e)
+        return false;
+    if (own_index(e, target) || reads_selection(e->obj, target) || reads_selection(e->lhs, target) ||
+        reads_selection(e->rhs, target) || reads_selection(e->step, target))
+        return true;
+    for (int i = 0; i < e->args.n; i++)
+        if (reads_selection(e->args.v[i], target))
+            return true;
+    for (int i = 0; i < e->kwargs.n; i++)
+        if (reads_selection(e->kwargs.v[i].value, target))
+            return true;
+    return false;
+}
+
+/* Is e made of elementwise steps (operators but @, NumPy's ufuncs) over the
+ * y[m] it reads and over parts that read none? Then e is f(y, ...)[m]. */
+static bool elementwise_over(const Expr *e, const Expr *target)
+{
+    if (!e || !reads_selection(e, target))
+        return true;
+    if (own_index(e, target))
+        return !reads_selection(e->obj, target);
+    bool ufunc = e->kind == EXPR_CALL && e->obj->kind == EXPR_NAME && e->obj->np_prefix && lower_is_ufunc(e->obj->name);
+    if (!ufunc && e->kind != EXPR_UNARY && (e->kind != EXPR_BINARY || e->op == AST_MATMUL))
+        return false;
+    if (!elementwise_over(e->lhs, target) || !elementwise_over(e->rhs, target))
+        return false;
+    for (int i = 0; ufunc && i < e->args.n; i++)
+        if (!elementwise_over(e->args.v[i], target))
+            return false;
+    for (int i = 0; ufunc && i < e->kwargs.n; i++)
+        if (!elementwise_over(e->kwargs.v[i].value, target))
+            return false;
+    return true;
+}
+
+/* An operand of x[m] = f(y[m], ...)'s value: y itself for y[m], whose axes
+ * the mask covers as x's and which has x's axes (a count of elements
+ * meeting a whole axis is data's business), or a part that reads no y[m]
+ * and so varies along the whole axes at most. */
+bool lower_unmasked_operand(Lower *L, const Expr *e, Ref *r)
+{
+    const Unmasking *u = L->unmasking;
+    bool own = own_index(e, u->target);
+    if (!own && reads_selection(e, u->target))
+        return false;                             /* a step of f */
+    L->unmasking = NULL;
+    *r = lower_expr(L, own ? e->obj : e);
+    L->unmasking = u;
+    Program *p = P(L);
+    if (!*r)
+        return true;
+    int ndim = V(p, *r)->shape.ndim;
+    if (own ? ndim < u->ndim : ndim > u->whole)
+        *r = varies_along_mask(L, e->span) ? *r : 0;
+    else if (own && !mask_fits(p, e->args.v[0]->span, *r, u->mask, 0, 0))
+        *r = 0;
+    return true;
+}
+
+/* x[m] = f(y[m], ...) with f elementwise: f(y, ...), computed at every
+ * element and kept where m is (f(y)[m] is f(y[m])); 0 when the value is not
+ * of that form (*tried false) or an error was reported. */
+static Ref unmasked_value(Lower *L, const Stmt *s, Ref x, Ref mask, const Shape *sel, bool *tried)
+{
+    Program *p = P(L);
+    *tried = reads_selection(s->value, s->target) && elementwise_over(s->value, s->target);
+    if (!*tried)
+        return 0;
+    const Shape xs = V(p, x)->shape;
+    int m = V(p, mask)->shape.ndim;
+    Unmasking u = { s->target, mask, xs.ndim, xs.ndim - m };
+    L->unmasking = &u;
+    Ref v = lower_expr(L, s->value);
+    L->unmasking = NULL;
+    if (!v)
+        return 0;
+    const Shape vs = V(p, v)->shape;              /* the mask's axes, then what varies along x's whole ones */
+    Shape as_numpy = { vs.ndim - m + 1, { sel->d[0] } };
+    for (int k = m; k < vs.ndim; k++)
+        as_numpy.d[k - m + 1] = vs.d[k];
+    return fits_shape(L, s->value->span, as_numpy, sel, FIT_BASIC) ? v : 0;
 }
 
 /* the value in x's dtype, as NumPy's assignment casts it (a Python int
@@ -521,8 +632,8 @@ static Ref update(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
 }
 
 /* x[m] = v, a mask over x's first axes: where(m, v, x), one loop over x
- * (x[m] op= v: where(m, x op v, x)). */
-static Ref mask_assign(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
+ * (x[m] op= v: where(m, x op v, x); x[m] = 2 * y[m]: where(m, 2 * y, x)). */
+static Ref mask_assign(Lower *L, const Stmt *s, Ref x, Ref sel)
 {
     Program *p = P(L);
     const Shape xs = V(p, x)->shape, ss = V(p, sel)->shape;
@@ -533,11 +644,13 @@ static Ref mask_assign(Lower *L, const Stmt *s, Ref x, Ref sel, Ref v)
         keep[k] = k < m ? -1 : k - m + 1;
         whole[k] = k >= m;
     }
-    const Expr *e = s->value;
-    Span at = e->span;
-    bool same_mask = V(p, v)->kind == IR_COMPRESS && V(p, v)->ival == 0 && e->kind == EXPR_INDEX &&
-                     e->args.n == 1 && same_expr(e->args.v[0], s->target->args.v[0]);   /* x[m] = y[m] */
-    Ref placed = same_mask ? V(p, v)->args[0] : place(L, at, v, &ss, keep, whole, xs.ndim);
+    Span at = s->value->span;
+    bool unmasked;
+    Ref placed = unmasked_value(L, s, x, mask, &ss, &unmasked);
+    if (!unmasked) {
+        Ref v = lower_expr(L, s->value);
+        placed = v ? place(L, at, v, &ss, keep, whole, xs.ndim) : 0;
+    }
     Ref region = m < xs.ndim ? build_expand(p, at, mask, ((1u << xs.ndim) - 1) & ~((1u << m) - 1), xs.ndim) : mask;
     placed = placed ? new_elements(L, s, x, placed, V(p, x)->dtype) : 0;
     return placed ? build_ufunc(p, s->op_span, s->span, UF_where, (Ref[]){ region, placed, x }, 3, false) : 0;
@@ -560,9 +673,11 @@ Ref lower_setitem(Lower *L, const Stmt *s, Binding *b)
     }
     if (!unshared(L, b, s->name_span))
         return 0;
-    Ref sel = lower_subscript(L, s->target), v = sel ? lower_expr(L, s->value) : 0;
-    if (!v)
+    Ref sel = lower_subscript(L, s->target);
+    if (!sel)
         return 0;
-    bool masked = sel != x && V(p, sel)->kind == IR_COMPRESS && V(p, sel)->args[0] == x && V(p, sel)->ival == 0;
-    return masked ? mask_assign(L, s, x, sel, v) : update(L, s, x, sel, v);
+    if (sel != x && V(p, sel)->kind == IR_COMPRESS && V(p, sel)->args[0] == x && V(p, sel)->ival == 0)
+        return mask_assign(L, s, x, sel);
+    Ref v = lower_expr(L, s->value);
+    return v ? update(L, s, x, sel, v) : 0;
 }

@@ -149,6 +149,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/setitem.npx"
 }
 
+@test "x[m] = f(y[m], z[m]) with the statement's own mask matches NumPy: clipped outliers, leaky ReLU, rows by a value per column, op=, ints" {
+    check_program "$BATS_TEST_DIRNAME/programs/setitem_mask_values.npx"
+}
+
 @test "x[positions] = v and x[positions] op= v through an integer array match NumPy, repeated positions included" {
     check_program "$BATS_TEST_DIRNAME/programs/setitem_positions.npx"
 }
