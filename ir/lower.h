@@ -106,6 +106,9 @@ bool lower_bind_args(Lower *L, Call *c, const char *const *params, int nreq, con
  * dtype; left as it was when e is NULL or None) */
 Ref lower_accumulate_as(Lower *L, Call *c, Ref x, const Expr *e, npx_dtype *t);
 
+/* lower_ufunc_methods.c: np.add.reduce, np.add.accumulate, np.add.outer (f: the ufunc) */
+Ref call_ufunc_method(Lower *L, Call *c, int f);
+
 /* lower_composite.c: functions NumPy defines through others */
 Ref call_var(Lower *L, Call *c, int is_std);
 /* var's value: sum((x - mean)**2) / max(n - ddof, 0) over axes */

@@ -703,12 +703,14 @@ static Ref lower_call(Lower *L, const Expr *e)
     bool method = callee->kind == EXPR_ATTR;
     const Expr *module = method ? callee->obj : NULL;   /* np.linalg.norm: a function, not a method */
     bool linalg = module && module->kind == EXPR_NAME && module->np_prefix && strcmp(module->name, "linalg") == 0;
-    method &= !linalg;
-    if (!method && !linalg && callee->kind != EXPR_NAME) {
+    bool ufunc_method = module && module->kind == EXPR_NAME && (module->np_prefix || !lower_find(L, module->name)) &&
+                        lower_is_ufunc(module->name);     /* np.add.reduce */
+    method &= !linalg && !ufunc_method;
+    if (!method && !linalg && !ufunc_method && callee->kind != EXPR_NAME) {
         diag_error(p->diag, callee->span, "this cannot be called");
         return 0;
     }
-    c.fname = linalg ? arena_printf(p->arena, "linalg.%s", callee->name) : callee->name;
+    c.fname = linalg || ufunc_method ? arena_printf(p->arena, "%s.%s", module->name, callee->name) : callee->name;
     if (method)
         c.pos[c.npos++] = callee->obj;
     if (c.npos + e->args.n > MAX_ARGS) {
@@ -719,6 +721,8 @@ static Ref lower_call(Lower *L, const Expr *e)
         c.pos[c.npos++] = e->args.v[i];
     Handler fn;
     int arg;
+    if (ufunc_method)
+        return call_ufunc_method(L, &c, ufunc_named(module->name));
     if (!method && !linalg && !callee->np_prefix && lower_find(L, callee->name)) {
         diag_error(p->diag, callee->span, "'%s' is not a function", callee->name);
         return 0;

@@ -245,3 +245,7 @@ PY
 @test "diagonals of what has none are NumPy's errors, located" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/diagonals.npx"
 }
+
+@test "ufunc methods npxc lacks or NumPy refuses (exp.outer, subtract.reduce, add.foo, accumulate over all axes) are reported" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/ufunc_methods.npx"
+}

@@ -153,6 +153,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/setitem_mask_values.npx"
 }
 
+@test "np.add.reduce, maximum.reduce, logical_and.reduce, add.accumulate and f.outer match NumPy's dtypes and axes" {
+    check_program "$BATS_TEST_DIRNAME/programs/ufunc_methods.npx"
+}
+
 @test "x[positions] = v and x[positions] op= v through an integer array match NumPy, repeated positions included" {
     check_program "$BATS_TEST_DIRNAME/programs/setitem_positions.npx"
 }
