@@ -133,6 +133,7 @@ Ref lower_changed_value(Lower *L, const Stmt *s, const Binding *b);
 Ref lower_data(Lower *L, Ref r);                  /* the array r is a view of, or r */
 Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_take(Lower *L, Call *c, int unused);
+Ref call_take_along_axis(Lower *L, Call *c, int unused);
 /* lower_window.c: slices whose bounds are computed when the program runs */
 bool lower_window(Lower *L, const Expr *slice, AxisIndex *out);
 /* lower_diagonal.c: a matrix's diagonals */

@@ -353,3 +353,57 @@ Ref call_take(Lower *L, Call *c, int unused)
     }
     return x ? build_take(p, at, c->call->span, x, &positions, 1, k) : 0;
 }
+
+/* take_along_axis(arr, indices, axis=-1): each position read beside its own
+ * place, out[i, j] = arr[i, indices[i, j]] along axis 1 of a matrix: the
+ * gather arr[arange(R)[:, None], indices], as NumPy builds it (indices
+ * broadcast against the other axis); arr[indices, arange(C)] along axis 0;
+ * arr[indices] of a vector, or of arr flattened (axis=None). More axes are
+ * not supported yet. */
+Ref call_take_along_axis(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "arr", "indices", "axis", NULL };
+    const Expr *a[3];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    Ref x = lower_expr(L, a[0]), positions = lower_expr(L, a[1]);
+    bool flat = a[2] && a[2]->kind == EXPR_NONE;
+    if (x && flat)
+        x = lower_flatten(L, c->call->at, c->call->span, x);
+    if (!x || !positions)
+        return 0;
+    Span at = a[1]->span;
+    int ndim = V(p, x)->shape.ndim;
+    uint32_t axis = 0;
+    if (!flat && a[2] && !lower_one_axis(L, a[2], ndim, &axis))
+        return 0;
+    if ((flat || !a[2]) && ndim)
+        axis = 1u << (ndim - 1);                  /* -1 */
+    if (!axis) {
+        diag_error(p->diag, c->call->at, "axis -1 is out of bounds for array of dimension 0");
+        return 0;
+    }
+    if (!dtype_is_int(V(p, positions)->dtype)) {
+        diag_error(p->diag, at, "`indices` must be an integer array");
+        return 0;
+    }
+    if (V(p, positions)->shape.ndim != ndim) {
+        diag_error(p->diag, at, flat ? "when axis=None, `indices` must have a single dimension."
+                                     : "`indices` and `arr` must have the same number of dimensions");
+        return 0;
+    }
+    if (ndim > 2) {
+        diag_error(p->diag, c->call->at, "take_along_axis of an array of more than two axes is not supported yet");
+        return 0;
+    }
+    if (ndim == 1)
+        return build_take(p, at, c->call->span, x, &positions, 1, 0);
+    int k = __builtin_ctz(axis), other = 1 - k;
+    Ref beside = build_arange(p, at, NPX_I64, 0, 1, V(p, x)->shape.d[other]);
+    Ref both[2];
+    both[k] = positions;
+    both[other] = build_expand(p, at, beside, 1u << k, 2);
+    return build_take(p, at, c->call->span, x, both, 2, 0);
+}

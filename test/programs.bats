@@ -157,6 +157,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/ufunc_methods.npx"
 }
 
+@test "take_along_axis along rows, columns, a vector and the flattened array matches NumPy (sorted rows, argmax picks, broadcast positions)" {
+    check_program "$BATS_TEST_DIRNAME/programs/take_along_axis.npx"
+}
+
 @test "x[positions] = v and x[positions] op= v through an integer array match NumPy, repeated positions included" {
     check_program "$BATS_TEST_DIRNAME/programs/setitem_positions.npx"
 }
