@@ -177,7 +177,7 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/update.npx"
 }
 
-@test "median, quantile and percentile match NumPy: along axes, of integers, with NaN, odd and even lengths" {
+@test "median, quantile and percentile match NumPy: along axes, of integers, with NaN, odd and even lengths, a list of q's" {
     check_program "$BATS_TEST_DIRNAME/programs/quantiles.npx"
     check_program "$BATS_TEST_DIRNAME/programs/quantiles.npx" --random 4 --dim N=8 --dim D=1
 }
@@ -185,6 +185,11 @@ load test_helper
 @test "quantile's lower, higher, nearest and midpoint methods match NumPy, of odd and even lengths" {
     check_program "$BATS_TEST_DIRNAME/programs/quantile_methods.npx"
     check_program "$BATS_TEST_DIRNAME/programs/quantile_methods.npx" --random 2 --dim N=8 --dim R=2
+}
+
+@test "quantile's Hyndman and Fan methods (inverted_cdf ... normal_unbiased) match NumPy, at the bounds and at whole positions" {
+    check_program "$BATS_TEST_DIRNAME/programs/quantile_hyndman_fan.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/quantile_hyndman_fan.npx" --random 3 --dim N=5 --dim R=2
 }
 
 @test "linalg.norm's ord=: vector and matrix norms match NumPy" {
