@@ -2,8 +2,8 @@
  * other operations, lowered to those same operations so that they fuse like
  * any other code and round as NumPy's do: var and std (numpy/_core/
  * _methods.py), eye, linspace (numpy/_core/function_base.py), flatnonzero
- * and count_nonzero (numpy/_core/numeric.py), unique (numpy/lib/
- * _arraysetops_impl.py). */
+ * and count_nonzero (numpy/_core/numeric.py), ptp (numpy/_core/_methods.py),
+ * unique (numpy/lib/_arraysetops_impl.py). */
 #include <math.h>
 #include "lower.h"
 
@@ -218,6 +218,26 @@ Ref call_count_nonzero(Lower *L, Call *c, int unused)
     Span at = c->call->at, sp = c->call->span;
     Ref nonzero = build_ufunc(p, at, sp, UF_not_equal, (Ref[]){ x, int_literal(p, sp, 0) }, 2, true);
     return build_reduce(p, sp, RED_sum, nonzero, axes, keepdims);
+}
+
+/* ptp(a, axis=None, out=None, keepdims=False): np.subtract of the maximum
+ * and the minimum, in the array's dtype (integers wrap, bools are refused,
+ * as NumPy's _ptp does) */
+Ref call_ptp(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "axis", "out", "keepdims", NULL };
+    const Expr *a[4];
+    Program *p = P(L);
+    bool keepdims = false;
+    Ref x;
+    uint32_t axes;
+    if (!lower_bind_args(L, c, params, 1, a) || !lower_not_given(L, c, a[2], "out") ||
+        (a[3] && !lower_bool_flag(L, a[3], &keepdims)) || !operand_and_axes(L, a[0], a[1], &x, &axes))
+        return 0;
+    Span sp = c->call->span;
+    Ref hi = build_reduce(p, sp, RED_max, x, axes, keepdims), lo = build_reduce(p, sp, RED_min, x, axes, keepdims);
+    return build_ufunc(p, c->call->at, sp, UF_subtract, (Ref[]){ hi, lo }, 2, false);
 }
 
 /* unique(ar, equal_nan=True): the sorted distinct elements of the flattened

@@ -613,6 +613,7 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(zeros_like, call_like, 0) X(ones_like, call_like, 1) X(full_like, call_like, 2)          \
     X(arange, call_arange, 0) X(bincount, call_bincount, 0)                                    \
     X(var, call_var, 0) X(std, call_var, 1) X(eye, call_eye, 0) X(linspace, call_linspace, 0)   \
+    X(ptp, call_ptp, 0)                                                                        \
     X(swapaxes, call_swapaxes, 0) X(expand_dims, call_expand_dims, 0)                          \
     X(broadcast_to, call_broadcast_to, 0)                                                      \
     X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 2)          \

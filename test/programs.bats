@@ -77,7 +77,7 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/reductions_sum_mean_prod.npx"
 }
 
-@test "max, min, argmax, argmin, any and all over every axis form match NumPy" {
+@test "max, min, argmax, argmin, any, all and ptp over every axis form match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/reductions_minmax.npx"
 }
 
