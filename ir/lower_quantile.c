@@ -207,6 +207,28 @@ static Ref quantiles_at(Lower *L, Call *c, const Expr *list, Ref sorted, Ref n, 
     return r;
 }
 
+/* x with the axes in `axes` moved after the others and merged into one, as
+ * NumPy's _ureduce gives a function of one axis several */
+static Ref axes_last(Lower *L, Span at, Span sp, Ref x, uint32_t axes)
+{
+    Program *p = P(L);
+    const Shape s = V(p, x)->shape;
+    Shape kept = { 0, { 0 } }, merged = { 0, { 0 } };
+    int perm[NPX_MAX_RANK], n = 0;
+    for (int pass = 0; pass < 2; pass++)          /* the others, then the axes */
+        for (int k = 0; k < s.ndim; k++)
+            if ((axes >> k & 1) == (uint32_t)pass) {
+                perm[n++] = k;
+                Shape *to = pass ? &merged : &kept;
+                to->d[to->ndim++] = s.d[k];
+            }
+    if (!ir_product_dim(p, merged.d, merged.ndim, &kept.d[kept.ndim++])) {
+        diag_error(p->diag, at, "more than %d size symbols in one size", NPX_MAX_RANK);
+        return 0;
+    }
+    return build_reshape(p, sp, build_transpose(p, sp, x, perm), &kept);
+}
+
 Ref call_quantile(Lower *L, Call *c, int which)
 {
     static const char *const median[] = { "a", "axis", "out", "overwrite_input", "keepdims", NULL };
@@ -231,8 +253,9 @@ Ref call_quantile(Lower *L, Call *c, int which)
         if (!(x = lower_flatten(L, at, sp, x)))
             return 0;
     } else if (axis_e->kind == EXPR_TUPLE || axis_e->kind == EXPR_LIST) {
-        diag_error(p->diag, axis_e->span, "%s over several axes is not supported yet", c->fname);
-        return 0;
+        if (!lower_axes(L, axis_e, ndim, &axis) || !(x = axes_last(L, at, sp, x, axis)))
+            return 0;
+        k = V(p, x)->shape.ndim - 1;
     } else if (!lower_one_axis(L, axis_e, ndim, &axis))
         return 0;
     else

@@ -187,6 +187,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/quantile_methods.npx" --random 2 --dim N=8 --dim R=2
 }
 
+@test "median, quantile and percentile over several axes at once match NumPy, keepdims and lists of q's too" {
+    check_program "$BATS_TEST_DIRNAME/programs/quantile_axes.npx"
+}
+
 @test "quantile's Hyndman and Fan methods (inverted_cdf ... normal_unbiased) match NumPy, at the bounds and at whole positions" {
     check_program "$BATS_TEST_DIRNAME/programs/quantile_hyndman_fan.npx"
     check_program "$BATS_TEST_DIRNAME/programs/quantile_hyndman_fan.npx" --random 3 --dim N=5 --dim R=2
