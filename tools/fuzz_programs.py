@@ -73,7 +73,8 @@ npxc never does for a length it learns at run time (nor for a symbol's).
 
 Element assignment (--setitems P: the rate of statements that are one):
 x[mask] = v, x[0] += v, x[-1] -= v, x[1::2] *= v, x[:-1] = v, x[...] = v with a
-literal value (op= only of the array's kind) or, by integers and slices, a
+literal value (op= only of the array's kind), with a mask a value made from
+what the same mask selects (x[x > 0.5] = x[x > 0.5] * 2), or, by integers and slices, a
 part of x that overlaps the selection (x[:-1] = x[1:], x[0] += x[-1],
 x[1::2] = x[1::2][::-1]), on arrays of a length the sizes give. NumPy changes every name that shares the array; npxc refuses those
 programs ("changing a shared array is not supported yet"), counted as
@@ -1665,14 +1666,20 @@ class Gen:
         # or a value read from t itself, of the selection's shape, that overlaps it
         own = {"0": ("%s[-1]", lambda a: a[-1]), "-1": ("%s[0]", lambda a: a[0]), ":-1": ("%s[1:]", lambda a: a[1:]),
                "1::2": ("%s[1::2][::-1]", lambda a: a[1::2][::-1]), "...": ("%s[::-1]", lambda a: a[::-1])}
+        dt = np.asarray(old.g).dtype
         if sel is None and r.random() < 0.5:
             text, part = own[index]
             value = self.leaf(text % t, lambda env, part=part: part(env[t]), self.exact[t])
+        elif sel is not None and dt.kind != "b" and r.random() < 0.4:
+            # or made elementwise from what the same mask selects: t[t > 0.5] * 2
+            picked = Node("%s[%s]" % (t, sel.text), 10, [old, sel], lambda a, m: a[m])
+            value = binop(r.choice(["+", "-", "*"]), picked, self.literal())
         else:
             value = self.literal()
         index = sel.text if sel is not None else index
-        dt = np.asarray(old.g).dtype
         op = r.choice(["", "", "+", "-", "*"]) if dt.kind != "b" else ""
+        if op and np.ndim(value.g) > 0 and np.asarray(value.g).dtype != dt:
+            raise Reject("op= of a value NumPy would not cast back")
         if op and np.ndim(value.g) == 0 and (value.g is True or value.g is False or
                                              (dt.kind in "iu") != isinstance(value.g, int)):
             raise Reject("op= whose result NumPy would not cast back")
