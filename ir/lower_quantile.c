@@ -4,7 +4,8 @@
  * axis's length. median is the mean of the middle two (NumPy's mean of the
  * partitioned middle); quantile is NumPy's linear interpolation, written as
  * its _lerp is (from the nearer end: b - (b - a) * (1 - t) when t >= 0.5),
- * with t a Python float, so a float32 array gives float32, at NumPy's
+ * with t a Python float, so a float32 array gives float32 (an integer q,
+ * 0 or 1, takes the element, as NumPy does), at NumPy's
  * position of each of its methods (those of Hyndman and Fan, and lower,
  * higher, midpoint, nearest). A NaN along the axis makes the result NaN, as
  * NumPy checks the sorted axis's last element. */
@@ -161,6 +162,8 @@ static Ref quantile_at(Lower *L, Span at, Ref sorted, Ref n, Ref last, Ref q, in
     Program *p = P(L);
     if (method >= LOWER)
         return discrete(L, at, sorted, lower_operator(L, AST_MUL, at, at, last, q), k, method, weak);
+    if (method == LINEAR && dtype_is_int(V(p, q)->dtype))      /* q 0 or 1: NumPy takes the element */
+        return element(L, at, sorted, lower_operator(L, AST_MUL, at, at, last, q), k);
     Ref v = virtual_index(L, at, n, last, q, method);
     if (method == INVERTED_CDF || method == CLOSEST_OBSERVATION)
         return boundary(L, at, sorted, v, k, method);
@@ -192,10 +195,16 @@ static Ref quantiles_at(Lower *L, Call *c, const Expr *list, Ref sorted, Ref n, 
         diag_error(p->diag, list->span, "%s: an empty list of q's is not supported yet", c->fname);
         return 0;
     }
-    Ref r = 0;
+    Ref *q = arena_alloc(p->arena, sizeof(Ref) * (size_t)list->args.n), r = 0;
+    bool ints = true;                             /* NumPy's array of q's is an integer array */
     for (int i = 0; i < list->args.n; i++) {
-        Ref q = fraction(L, list->args.v[i], which);
-        Ref one = q ? quantile_at(L, c->call->at, sorted, n, last, q, k, method, false) : 0;
+        if (!(q[i] = fraction(L, list->args.v[i], which)))
+            return 0;
+        ints &= dtype_is_int(V(p, q[i])->dtype);
+    }
+    for (int i = 0; i < list->args.n; i++) {
+        Ref qi = ints ? q[i] : build_cast(p, list->args.v[i]->span, q[i], NPX_F64);
+        Ref one = quantile_at(L, c->call->at, sorted, n, last, qi, k, method, false);
         if (!one)
             return 0;
         Shape s = V(p, one)->shape;
