@@ -461,24 +461,26 @@ static bool reads_selection(const Expr *e, const Expr *target)
     return false;
 }
 
-/* Is e made of elementwise steps (operators but @, NumPy's ufuncs) over the
- * y[m] it reads and over parts that read none? Then e is f(y, ...)[m]. */
-static bool elementwise_over(const Expr *e, const Expr *target)
+/* Is e made of elementwise steps (operators but @, NumPy's ufuncs, with or
+ * without np.) over the y[m] it reads and over parts that read none? Then e
+ * is f(y, ...)[m]. */
+static bool elementwise_over(Lower *L, const Expr *e, const Expr *target)
 {
     if (!e || !reads_selection(e, target))
         return true;
     if (own_index(e, target))
         return !reads_selection(e->obj, target);
-    bool ufunc = e->kind == EXPR_CALL && e->obj->kind == EXPR_NAME && e->obj->np_prefix && lower_is_ufunc(e->obj->name);
+    const Expr *f = e->kind == EXPR_CALL ? e->obj : NULL;
+    bool ufunc = f && f->kind == EXPR_NAME && (f->np_prefix || !lower_lookup(L, f->name)) && lower_is_ufunc(f->name);
     if (!ufunc && e->kind != EXPR_UNARY && (e->kind != EXPR_BINARY || e->op == AST_MATMUL))
         return false;
-    if (!elementwise_over(e->lhs, target) || !elementwise_over(e->rhs, target))
+    if (!elementwise_over(L, e->lhs, target) || !elementwise_over(L, e->rhs, target))
         return false;
     for (int i = 0; ufunc && i < e->args.n; i++)
-        if (!elementwise_over(e->args.v[i], target))
+        if (!elementwise_over(L, e->args.v[i], target))
             return false;
     for (int i = 0; ufunc && i < e->kwargs.n; i++)
-        if (!elementwise_over(e->kwargs.v[i].value, target))
+        if (!elementwise_over(L, e->kwargs.v[i].value, target))
             return false;
     return true;
 }
@@ -500,9 +502,10 @@ bool lower_unmasked_operand(Lower *L, const Expr *e, Ref *r)
     if (!*r)
         return true;
     int ndim = V(p, *r)->shape.ndim;
-    if (own ? ndim < u->ndim : ndim > u->whole)
-        *r = varies_along_mask(L, e->span) ? *r : 0;
-    else if (own && !mask_fits(p, e->args.v[0]->span, *r, u->mask, 0, 0))
+    bool fits = own ? ndim >= u->ndim : ndim <= u->whole;
+    if (!fits)
+        varies_along_mask(L, e->span);
+    if (!fits || (own && !mask_fits(p, e->args.v[0]->span, *r, u->mask, 0, 0)))
         *r = 0;
     return true;
 }
@@ -513,7 +516,7 @@ bool lower_unmasked_operand(Lower *L, const Expr *e, Ref *r)
 static Ref unmasked_value(Lower *L, const Stmt *s, Ref x, Ref mask, const Shape *sel, bool *tried)
 {
     Program *p = P(L);
-    *tried = reads_selection(s->value, s->target) && elementwise_over(s->value, s->target);
+    *tried = reads_selection(s->value, s->target) && elementwise_over(L, s->value, s->target);
     if (!*tried)
         return 0;
     const Shape xs = V(p, x)->shape;
