@@ -74,7 +74,7 @@ void lower_gone(Lower *L, const Binding *b, Span at);   /* reports a use of a BI
 void lower_carry_out(Lower *L, Binding *b);              /* BIND_LATE to BIND_VALUE */
 Ref lower_expr(Lower *L, const Expr *e);
 /* Is name one of NumPy's elementwise functions (np.exp, np.maximum, np.where)? */
-bool lower_is_ufunc(const char *name);
+bool lower_names_ufunc(Lower *L, const Expr *e);   /* np.add, or add when unbound */
 /* lower_setitem.c: while L->unmasking, is e a whole operand of the value (y[m]
  * itself, or a part that reads no y[m])? Then *r is its value. */
 bool lower_unmasked_operand(Lower *L, const Expr *e, Ref *r);

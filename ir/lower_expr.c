@@ -695,7 +695,11 @@ static Ufunc ufunc_named(const char *name)
     return find_function(name, false, &fn, &arg) && fn == call_ufunc ? (Ufunc)arg : UF_COUNT;
 }
 
-bool lower_is_ufunc(const char *name) { return ufunc_named(name) != UF_COUNT; }
+/* Does e name one of NumPy's ufuncs: np.add, or add that the program does not bind? */
+bool lower_names_ufunc(Lower *L, const Expr *e)
+{
+    return e && e->kind == EXPR_NAME && (e->np_prefix || !lower_lookup(L, e->name)) && ufunc_named(e->name) != UF_COUNT;
+}
 
 static Ref lower_call(Lower *L, const Expr *e)
 {
@@ -705,8 +709,7 @@ static Ref lower_call(Lower *L, const Expr *e)
     bool method = callee->kind == EXPR_ATTR;
     const Expr *module = method ? callee->obj : NULL;   /* np.linalg.norm: a function, not a method */
     bool linalg = module && module->kind == EXPR_NAME && module->np_prefix && strcmp(module->name, "linalg") == 0;
-    bool ufunc_method = module && module->kind == EXPR_NAME && (module->np_prefix || !lower_find(L, module->name)) &&
-                        lower_is_ufunc(module->name);     /* np.add.reduce */
+    bool ufunc_method = lower_names_ufunc(L, module);     /* np.add.reduce */
     method &= !linalg && !ufunc_method;
     if (!method && !linalg && !ufunc_method && callee->kind != EXPR_NAME) {
         diag_error(p->diag, callee->span, "this cannot be called");

@@ -470,8 +470,7 @@ static bool elementwise_over(Lower *L, const Expr *e, const Expr *target)
         return true;
     if (own_index(e, target))
         return !reads_selection(e->obj, target);
-    const Expr *f = e->kind == EXPR_CALL ? e->obj : NULL;
-    bool ufunc = f && f->kind == EXPR_NAME && (f->np_prefix || !lower_lookup(L, f->name)) && lower_is_ufunc(f->name);
+    bool ufunc = e->kind == EXPR_CALL && lower_names_ufunc(L, e->obj);
     if (!ufunc && e->kind != EXPR_UNARY && (e->kind != EXPR_BINARY || e->op == AST_MATMUL))
         return false;
     if (!elementwise_over(L, e->lhs, target) || !elementwise_over(L, e->rhs, target))
