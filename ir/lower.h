@@ -116,7 +116,7 @@ Ref call_ptp(Lower *L, Call *c, int unused);
 Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, int64_t ddof);
 /* lower_nan.c: which 0 nansum, 1 nanprod, 2 nanmean, 3 nanmax, 4 nanmin, 5 nanvar, 6 nanstd */
 Ref call_nan(Lower *L, Call *c, int which);
-Ref call_eye(Lower *L, Call *c, int unused);
+Ref call_eye(Lower *L, Call *c, int which);        /* eye, identity (1) */
 /* column - row of an n x m matrix (int64): which diagonal each element is on */
 Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m);
 Ref call_linspace(Lower *L, Call *c, int unused);
@@ -153,11 +153,21 @@ Ref call_concatenate(Lower *L, Call *c, int stack);
 int lower_array_list(Lower *L, const Expr *e, Ref *out, int max);
 /* a then b along axis k (b is the array at index in the user's list) */
 Ref lower_join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index);
+/* a[1:] (from 1) or a[:-1] (from 0) along axis k, as diff and trapezoid take them */
+Ref lower_shifted(Program *p, Span span, Ref a, int k, int from);
 Ref call_cumsum(Lower *L, Call *c, int red);          /* cumsum (RED_sum), cumprod (RED_prod) */
 Ref call_sort(Lower *L, Call *c, int positions);      /* sort, argsort */
 /* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
  * take too many symbols. */
 Ref lower_flatten(Lower *L, Span at, Span span, Ref x);
+/* lower_formulas.c: library functions that are short formulas in NumPy */
+Ref call_sinc(Lower *L, Call *c, int unused);
+Ref call_trapezoid(Lower *L, Call *c, int unused);
+Ref call_select(Lower *L, Call *c, int unused);
+Ref call_average(Lower *L, Call *c, int unused);
+Ref call_polyval(Lower *L, Call *c, int unused);
+Ref call_inner(Lower *L, Call *c, int unused);
+Ref call_vdot(Lower *L, Call *c, int unused);
 /* lower_numeric.c: functions of values and numbers */
 /* false, reported as not supported yet, when an optional argument is given */
 bool lower_not_given(Lower *L, Call *c, const Expr *e, const char *param);

@@ -93,17 +93,23 @@ Ref call_diff(Lower *L, Call *c, int unused)
         if (a[3 + side] && !(x = widen(L, c, x, a[3 + side], k, side)))
             return 0;
     Ufunc op = V(p, x)->dtype == NPX_BOOL ? UF_not_equal : UF_subtract;
-    AxisIndex upper[NPX_MAX_RANK], lower[NPX_MAX_RANK];
-    whole(upper, ndim);
-    whole(lower, ndim);
-    upper[k].start = 1;
-    lower[k].stop = -1;
     /* once the axis is empty, more differences leave it so */
     for (int64_t i = 0; i < n && V(p, x)->shape.d[k] != 0; i++) {
-        Ref later = build_index(p, c->call->span, x, upper), earlier = build_index(p, c->call->span, x, lower);
+        Ref later = lower_shifted(p, c->call->span, x, k, 1), earlier = lower_shifted(p, c->call->span, x, k, 0);
         x = build_ufunc(p, c->call->at, c->call->span, op, (Ref[]){ later, earlier }, 2, false);
     }
     return x;
+}
+
+Ref lower_shifted(Program *p, Span span, Ref a, int k, int from)
+{
+    AxisIndex sel[NPX_MAX_RANK];
+    whole(sel, V(p, a)->shape.ndim);
+    if (from)
+        sel[k].start = 1;
+    else
+        sel[k].stop = -1;
+    return build_index(p, span, a, sel);
 }
 
 /* x with at least ndim axes, as atleast_1d and atleast_2d make it (a 1-D x

@@ -75,17 +75,22 @@ Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m)
     return build_ufunc(p, at, span, UF_subtract, (Ref[]){ col, row }, 2, false);
 }
 
-/* eye(N, M, k, dtype): 1 where column - row == k. */
-Ref call_eye(Lower *L, Call *c, int unused)
+/* eye(N, M, k, dtype): 1 where column - row == k; identity(n, dtype) (which
+ * 1) is eye(n, dtype=dtype). */
+Ref call_eye(Lower *L, Call *c, int which)
 {
-    (void)unused;
     static const char *const params[] = { "N", "M", "k", "dtype", NULL };
+    static const char *const identity[] = { "n", "dtype", NULL };
     const Expr *a[4];
     Program *p = P(L);
     Dim n, m;
     int64_t k = 0;
     npx_dtype t = NPX_F64;
-    if (!lower_bind_args(L, c, params, 1, a) || !lower_dim(L, a[0], &n))
+    if (!lower_bind_args(L, c, which ? identity : params, 1, a))
+        return 0;
+    if (which)
+        a[3] = a[1], a[1] = a[2] = NULL;
+    if (!lower_dim(L, a[0], &n))
         return 0;
     m = n;
     if ((a[1] && a[1]->kind != EXPR_NONE && !lower_dim(L, a[1], &m)) || (a[2] && !lower_const_int(L, a[2], &k)) ||

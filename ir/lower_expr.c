@@ -437,22 +437,58 @@ static Ref call_transpose(Lower *L, Call *c, int unused)
     return build_transpose(p, c->call->span, x, perm);
 }
 
+/* The bound of clip given by a_min (a_max) or NumPy 2's min= (max=); None,
+ * or no bound, is 0. */
+static bool clip_bound(Lower *L, Call *c, const Expr *given, const Expr *keyword, Ref *out)
+{
+    const Expr *e = given ? given : keyword;
+    if (given && keyword && keyword->kind != EXPR_NONE) {
+        diag_error(P(L)->diag, keyword->span, "%s(): passing min= or max= when a_min and a_max are given is forbidden",
+                   c->fname);
+        return false;
+    }
+    *out = e && e->kind != EXPR_NONE ? lower_expr(L, e) : 0;
+    return !e || e->kind == EXPR_NONE || *out;
+}
+
+/* clip(a, a_min, a_max) and a.clip(min, max): maximum with the lower bound,
+ * then minimum with the upper one; a bound that is None is left out. */
 static Ref call_clip(Lower *L, Call *c, int unused)
 {
-    static const char *const params[] = { "a", "a_min", "a_max", NULL };
-    const Expr *a[3];
-    if (!lower_bind_args(L, c, params, 3, a))
+    static const char *const function[] = { "a", "a_min", "a_max", "out", "min", "max", NULL };
+    static const char *const method[] = { "a", "min", "max", "out", NULL };
+    const Expr *a[6];
+    bool is_method = c->call->obj->kind == EXPR_ATTR;
+    if (!lower_bind_args(L, c, is_method ? method : function, 1, a) || !lower_not_given(L, c, a[3], "out"))
         return 0;
+    if (is_method)
+        a[4] = a[1], a[5] = a[2], a[1] = a[2] = NULL;
+    else if (a[1] && !a[2]) {
+        diag_error(P(L)->diag, c->call->at, "%s() is missing its argument 'a_max' (give None for no upper bound)",
+                   c->fname);
+        return 0;
+    }
     Program *p = P(L);
-    Ref x = lower_expr(L, a[0]), lo = lower_expr(L, a[1]), hi = lower_expr(L, a[2]);
-    if (!x || !lo || !hi)
+    Ref bounds[3] = { lower_expr(L, a[0]), 0, 0 };
+    if (!bounds[0] || !clip_bound(L, c, a[1], a[4], &bounds[1]) || !clip_bound(L, c, a[2], a[5], &bounds[2]))
         return 0;
-    bool all_weak;                               /* NumPy's clip resolves its three operands at once */
-    npx_dtype t = weak_common_dtype(p, (Ref[]){ x, lo, hi }, 3, &all_weak);
+    Ref given[3];
+    int n = 0;
+    for (int i = 0; i < 3; i++)
+        if (bounds[i])
+            given[n++] = bounds[i];
+    bool all_weak;                               /* NumPy's clip resolves its operands at once */
+    npx_dtype t = weak_common_dtype(p, given, n, &all_weak);
+    Ref x = bounds[0];
     if (!V(p, x)->weak && V(p, x)->dtype != t)
         x = build_cast(p, c->call->span, x, t);
-    Ref low = build_ufunc(p, c->call->at, c->call->span, UF_maximum, (Ref[]){ x, lo }, 2, false);
-    return build_ufunc(p, c->call->at, c->call->span, UF_minimum, (Ref[]){ low, hi }, 2, false);
+    if (bounds[1])
+        x = build_ufunc(p, c->call->at, c->call->span, UF_maximum, (Ref[]){ x, bounds[1] }, 2, false);
+    if (bounds[2])
+        x = build_ufunc(p, c->call->at, c->call->span, UF_minimum, (Ref[]){ x, bounds[2] }, 2, false);
+    if (n == 1)                                  /* no bounds: a copy, as NumPy's */
+        return V(p, x)->weak ? lower_asarray(p, c->call->span, x) : build_cast(p, c->call->span, x, V(p, x)->dtype);
+    return x;
 }
 
 static Ref call_astype(Lower *L, Call *c, int unused)
@@ -613,7 +649,9 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(zeros_like, call_like, 0) X(ones_like, call_like, 1) X(full_like, call_like, 2)          \
     X(arange, call_arange, 0) X(bincount, call_bincount, 0)                                    \
     X(var, call_var, 0) X(std, call_var, 1) X(eye, call_eye, 0) X(linspace, call_linspace, 0)   \
-    X(ptp, call_ptp, 0)                                                                        \
+    X(ptp, call_ptp, 0) X(identity, call_eye, 1) X(sinc, call_sinc, 0)                         \
+    X(trapezoid, call_trapezoid, 0) X(select, call_select, 0) X(average, call_average, 0)      \
+    X(polyval, call_polyval, 0) X(inner, call_inner, 0) X(vdot, call_vdot, 0)                  \
     X(swapaxes, call_swapaxes, 0) X(expand_dims, call_expand_dims, 0)                          \
     X(broadcast_to, call_broadcast_to, 0)                                                      \
     X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 2)          \

@@ -249,3 +249,7 @@ PY
 @test "ufunc methods npxc lacks or NumPy refuses (exp.outer, subtract.reduce, add.foo, accumulate over all axes) are reported" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/ufunc_methods.npx"
 }
+
+@test "clip, select, trapezoid, polyval, average and inner written wrong are located errors" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/formulas.npx"
+}

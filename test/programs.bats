@@ -426,3 +426,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "diagonal, diag and trace: offsets, vectors on a diagonal, sum's dtype" {
     check_program "$BATS_TEST_DIRNAME/programs/diagonals.npx"
 }
+
+@test "clip with one bound or none, identity, sinc, trapezoid, select, average, polyval, inner and vdot match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/formulas.npx"
+}

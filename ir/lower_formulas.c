@@ -1,0 +1,239 @@
+/* lower_formulas.c: NumPy library functions whose source is a short formula
+ * in NumPy itself, lowered to that formula so that they round, promote and
+ * fuse as NumPy's statements would: sinc (numpy/lib/_function_base_impl.py),
+ * trapezoid, select, average without weights, polyval
+ * (numpy/lib/_polynomial_impl.py), inner and vdot of vectors and matrices. */
+#include "lower.h"
+
+static Program *P(Lower *L) { return L->p; }
+
+/* sinc(x): y = pi x, where(y, y, eps) so that 0 gives sin(eps) / eps = 1,
+ * eps the dtype's machine epsilon (1e-20 for what is not a float). */
+Ref call_sinc(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "x", NULL };
+    const Expr *a[1];
+    if (!lower_bind_args(L, c, params, 1, a))
+        return 0;
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
+    if (!x)
+        return 0;
+    Ref pi = build_literal(p, sp, NPX_F64, 0, 3.141592653589793, true);
+    Ref y = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ pi, x }, 2, false);
+    npx_dtype t = V(p, y)->dtype;
+    double eps = t == NPX_F32 ? 0x1p-23 : t == NPX_F64 ? 0x1p-52 : 1e-20;
+    Ref nonzero = build_ufunc(p, at, sp, UF_not_equal, (Ref[]){ y, build_literal(p, sp, NPX_I64, 0, 0, true) }, 2, false);
+    y = build_ufunc(p, at, sp, UF_where, (Ref[]){ nonzero, y, build_literal(p, sp, t, 0, eps, false) }, 3, false);
+    return build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ build_ufunc(p, at, sp, UF_sin, &y, 1, false), y }, 2, false);
+}
+
+/* trapezoid(y, x=None, dx=1.0, axis=-1): (d * (y[1:] + y[:-1]) / 2.0).sum(axis)
+ * along the axis, d = dx, or diff(x) (a 1-D x laid along the axis). */
+Ref call_trapezoid(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "y", "x", "dx", "axis", NULL };
+    const Expr *a[4];
+    if (!lower_bind_args(L, c, params, 1, a))
+        return 0;
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    Ref y = lower_asarray(p, sp, lower_expr(L, a[0]));
+    if (!y)
+        return 0;
+    int ndim = V(p, y)->shape.ndim;
+    uint32_t axis = ndim ? 1u << (ndim - 1) : 0;
+    if (ndim == 0 || (a[3] && !(axis = 0, lower_one_axis(L, a[3], ndim, &axis)))) {
+        if (ndim == 0)
+            diag_error(p->diag, at, "trapezoid(): y must have at least one axis (a 0-d y has nothing to integrate)");
+        return 0;
+    }
+    int k = __builtin_ctz(axis);
+    Ref d = a[2] && a[2]->kind != EXPR_NONE ? lower_expr(L, a[2]) : build_literal(p, sp, NPX_F64, 0, 1.0, true);
+    if (a[1] && a[1]->kind != EXPR_NONE) {
+        Ref x = lower_asarray(p, sp, lower_expr(L, a[1]));
+        if (!x)
+            return 0;
+        const Shape *xs = &V(p, x)->shape;
+        int xk = xs->ndim == 1 ? 0 : k;
+        if (xs->ndim != 1 && xs->ndim != ndim) {
+            diag_error(p->diag, a[1]->span, "trapezoid(): x must be 1-D or have y's %d axes, not %d", ndim, xs->ndim);
+            return 0;
+        }
+        d = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ lower_shifted(p, sp, x, xk, 1), lower_shifted(p, sp, x, xk, 0) }, 2, false);
+        if (xs->ndim == 1 && ndim > 1)           /* laid along the axis: shape [1, ..., n - 1, ..., 1] */
+            d = build_expand(p, sp, d, ((1u << ndim) - 1) & ~axis, ndim);
+    }
+    if (!d)
+        return 0;
+    Ref sum = build_ufunc(p, at, sp, UF_add, (Ref[]){ lower_shifted(p, sp, y, k, 1), lower_shifted(p, sp, y, k, 0) }, 2, false);
+    Ref area = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ d, sum }, 2, false);
+    area = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ area, build_literal(p, sp, NPX_F64, 0, 2.0, true) }, 2,
+                       false);
+    return area ? build_reduce(p, sp, RED_sum, area, axis, false) : 0;
+}
+
+/* select(condlist, choicelist, default=0): the first choice whose condition
+ * holds, else default, in the dtype of all the choices and default (Python
+ * numbers weak): where(c0, x0, where(c1, x1, ... default)). */
+Ref call_select(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "condlist", "choicelist", "default", NULL };
+    const Expr *a[3];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    Ref conds[MAX_ARGS], choices[MAX_ARGS + 1];
+    int n = lower_array_list(L, a[0], conds, MAX_ARGS), m = n ? lower_array_list(L, a[1], choices, MAX_ARGS) : 0;
+    if (!n || !m)
+        return 0;
+    if (n != m) {
+        diag_error(p->diag, a[1]->span, "list of cases must be same length as list of conditions (%d and %d)", m, n);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        if (V(p, conds[i])->dtype != NPX_BOOL || V(p, conds[i])->weak) {
+            diag_error(p->diag, a[0]->args.v[i]->span, "invalid entry %d in condlist: should be boolean ndarray, not %s",
+                       i, shape_str(p, &V(p, conds[i])->shape, V(p, conds[i])->dtype, V(p, conds[i])->weak));
+            return 0;
+        }
+    Span at = c->call->at, sp = c->call->span;
+    choices[n] = a[2] ? lower_expr(L, a[2]) : build_literal(p, sp, NPX_I64, 0, 0, true);
+    if (!choices[n])
+        return 0;
+    bool all_weak;
+    npx_dtype t = weak_common_dtype(p, choices, n + 1, &all_weak);
+    for (int i = 0; i <= n; i++)
+        if (V(p, choices[i])->dtype != t || V(p, choices[i])->weak)
+            choices[i] = build_cast(p, sp, choices[i], t);
+    Ref r = choices[n];
+    for (int i = n - 1; i >= 0; i--)
+        r = build_ufunc(p, at, sp, UF_where, (Ref[]){ conds[i], choices[i], r }, 3, false);
+    return r;
+}
+
+/* average(a, axis=None, weights=None, returned=False, keepdims=False)
+ * without weights: a.mean(axis, keepdims=keepdims), as NumPy computes it. */
+Ref call_average(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "axis", "weights", "returned", "keepdims", NULL };
+    const Expr *a[5];
+    bool keepdims = false;
+    if (!lower_bind_args(L, c, params, 1, a) || !lower_not_given(L, c, a[2], "weights") ||
+        (a[4] && !lower_bool_flag(L, a[4], &keepdims)))
+        return 0;
+    bool returned = false;
+    if (a[3] && (!lower_bool_flag(L, a[3], &returned) || (returned && !lower_not_given(L, c, a[3], "returned"))))
+        return 0;
+    Ref x = lower_asarray(P(L), c->call->span, lower_expr(L, a[0]));
+    uint32_t axes;
+    if (!x || !lower_axes(L, a[1], V(P(L), x)->shape.ndim, &axes))
+        return 0;
+    return build_reduce(P(L), c->call->span, RED_mean, x, axes, keepdims);
+}
+
+/* polyval(p, x): y = zeros_like(x), then y = y * x + pv for each
+ * coefficient pv of p (a 0-d value of p's dtype, as NumPy's loop over p
+ * gives; a list of numbers is NumPy's array of them). */
+Ref call_polyval(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "p", "x", NULL };
+    const Expr *a[2];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref coef[MAX_ARGS * 4];
+    int n;
+    if (a[0]->kind == EXPR_TUPLE || a[0]->kind == EXPR_LIST) {
+        if (!(n = lower_array_list(L, a[0], coef, MAX_ARGS * 4)))
+            return 0;
+        for (int i = 0; i < n; i++) {
+            if (V(p, coef[i])->shape.ndim) {
+                diag_error(p->diag, a[0]->args.v[i]->span, "polyval(): a list of coefficients must hold numbers");
+                return 0;
+            }
+            coef[i] = lower_asarray(p, sp, coef[i]);    /* np.array([np.float32(1), 2.0]) is float64 */
+        }
+        bool all_weak;
+        npx_dtype t = weak_common_dtype(p, coef, n, &all_weak);
+        for (int i = 0; i < n; i++)
+            coef[i] = build_cast(p, sp, coef[i], t);
+    } else {
+        Ref v = lower_asarray(p, sp, lower_expr(L, a[0]));
+        if (!v)
+            return 0;
+        const Shape *s = &V(p, v)->shape;
+        if (s->ndim != 1 || DIM_IS_SYM(s->d[0]) || s->d[0] > MAX_ARGS * 4) {
+            diag_error(p->diag, a[0]->span, "polyval(): the coefficients must be a 1-D array of at most %d, "
+                                            "of a size known here, not %s", MAX_ARGS * 4,
+                       shape_str(p, s, V(p, v)->dtype, false));
+            return 0;
+        }
+        n = (int)s->d[0];
+        for (int i = 0; i < n; i++)
+            coef[i] = build_index(p, sp, v, &(AxisIndex){ .single = true, .start = i });
+    }
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[1]));
+    if (!x)
+        return 0;
+    Ref y = build_broadcast(p, sp, build_literal(p, sp, V(p, x)->dtype, 0, 0, false), &V(p, x)->shape);
+    for (int i = 0; i < n && y; i++) {
+        y = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ y, x }, 2, false);
+        y = build_ufunc(p, at, sp, UF_add, (Ref[]){ y, coef[i] }, 2, false);
+    }
+    return y;
+}
+
+/* The two arrays of inner(a, b) and vdot(a, b), a Python number made an
+ * array (so inner(x_f32, 2.0) is float64, as in NumPy). */
+static bool two_arrays(Lower *L, Call *c, Ref *x, Ref *y)
+{
+    static const char *const params[] = { "a", "b", NULL };
+    const Expr *a[2];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return false;
+    *x = lower_asarray(p, c->call->span, lower_expr(L, a[0]));
+    *y = lower_asarray(p, c->call->span, lower_expr(L, a[1]));
+    return *x && *y;
+}
+
+/* inner(a, b): the sum over the last axes, for vectors and matrices: a @ b
+ * with b's rows as columns (a vector b as it is; inner(u, M) is M @ u). */
+Ref call_inner(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    Ref x, y;
+    if (!two_arrays(L, c, &x, &y))
+        return 0;
+    int nx = V(p, x)->shape.ndim, ny = V(p, y)->shape.ndim;
+    if (nx == 0 || ny == 0)
+        return build_ufunc(p, at, sp, UF_multiply, (Ref[]){ x, y }, 2, false);
+    if (nx > 2 || ny > 2) {
+        diag_error(p->diag, at, "inner() of arrays of more than 2 axes is not supported yet");
+        return 0;
+    }
+    if (nx == 1 && ny == 2)
+        return build_matmul(p, at, sp, y, x, "inner");
+    return build_matmul(p, at, sp, x, ny == 2 ? build_transpose(p, sp, y, NULL) : y, "inner");
+}
+
+/* vdot(a, b): the dot product of the two arrays flattened. */
+Ref call_vdot(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    Span at = c->call->at, sp = c->call->span;
+    Ref x, y;
+    if (!two_arrays(L, c, &x, &y) || !(x = lower_flatten(L, at, sp, x)) || !(y = lower_flatten(L, at, sp, y)))
+        return 0;
+    return build_matmul(P(L), at, sp, x, y, "vdot");
+}
