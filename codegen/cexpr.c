@@ -483,6 +483,21 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
                             cx_value(e, v->args[1], o, v->dtype));
     }
     case IR_TAKE: return cx_value(e, v->args[0], taken_idx(e, v, idx), v->dtype);
+    case IR_SEARCH:                      /* a binary search of the stored sorted array */
+        emit_use_value(e, v->args[0]);
+        return arena_printf(A(e), "npx_search_%s(%s, %s, %s, %d)", dtype_name(a->dtype), a->cname,
+                            cx_dim(e, a->shape.d[0]), cx_value(e, v->args[1], idx, a->dtype), (int)v->ival);
+    case IR_INTERP: {
+        const Value *fp = V(e->p, v->args[1]);
+        const char *end[2];
+        for (int k = 0; k < 2; k++)
+            end[k] = cx_value(e, v->args[3 + k], cx_broadcast_idx(e, &v->shape, idx, &V(e->p, v->args[3 + k])->shape),
+                              NPX_F64);
+        emit_use_value(e, v->args[0]);
+        emit_use_value(e, v->args[1]);
+        return arena_printf(A(e), "npx_interp(%s, %s, %s, %s, %s, %s)", a->cname, fp->cname,
+                            cx_dim(e, a->shape.d[0]), cx_value(e, v->args[2], idx, NPX_F64), end[0], end[1]);
+    }
     case IR_INDEX: return cx_value(e, v->args[0], cx_selected(e, &a->shape, v->sel, idx), v->dtype);
     default:
         fprintf(stderr, "npxc: internal error: value %%%d is neither stored nor inline\n", r);

@@ -469,6 +469,46 @@ Ref build_reduce_as(Program *p, Span span, Reduction red, Ref a, uint32_t axes, 
     return r;
 }
 
+/* a and v compared in their common dtype, as NumPy's PyArray_SearchSorted
+ * converts them (a float32 a and a float64 v: in float64) */
+Ref build_search(Program *p, Span at, Span span, Ref a, Ref v, bool right)
+{
+    if (!a || !v)
+        return 0;
+    const Value *va = V(p, a);
+    if (va->shape.ndim != 1) {
+        diag_error(p->diag, at, "searchsorted needs a 1-D sorted array, not %s",
+                   shape_str(p, &va->shape, va->dtype, va->weak));
+        return 0;
+    }
+    npx_dtype t = dtype_promote(va->dtype, V(p, v)->dtype);
+    if (va->dtype != t)
+        a = build_cast(p, span, a, t);
+    if (V(p, v)->dtype != t)
+        v = build_cast(p, span, v, t);
+    Ref r = ir_new(p, IR_SEARCH, span);
+    Value *s = V(p, r);
+    s->dtype = NPX_I64;
+    s->shape = V(p, v)->shape;
+    s->args[0] = a;
+    s->args[1] = v;
+    s->nargs = 2;
+    s->ival = right;
+    return r;
+}
+
+Ref build_interp(Program *p, Span span, Ref xp, Ref fp, Ref x, Ref left, Ref right)
+{
+    Ref r = ir_new(p, IR_INTERP, span);
+    Value *v = V(p, r);
+    v->dtype = NPX_F64;
+    v->shape = V(p, x)->shape;
+    Ref args[] = { xp, fp, x, left, right };
+    memcpy(v->args, args, sizeof args);
+    v->nargs = 5;
+    return r;
+}
+
 Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions)
 {
     if (!a)
@@ -552,7 +592,8 @@ Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int 
         if (ir_host_int(p, positions[i]))       /* x[i]: checked before, even when nothing is read */
             ir_add_position_check(p, p->nstmts - 1, size, positions[i], axis + i, at);
         else if ((DIM_IS_SYM(size) || size == 0) && count != 0 && size != count)
-            ir_add_nonempty_check(p, p->nstmts - 1, size, count, axis + i, at);
+            ir_add_nonempty_check(p, p->nstmts - 1, size, count, at,
+                                  arena_printf(p->arena, "index is out of bounds for axis %d with size 0", axis + i));
     }
     memcpy(s.d, va->shape.d, sizeof(Dim) * axis);
     memcpy(s.d + axis, where.d, sizeof(Dim) * where.ndim);

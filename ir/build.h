@@ -19,6 +19,10 @@ Ref build_reshape(Program *p, Span span, Ref a, const Shape *s);         /* s: a
 /* cumsum (red sum), cumprod (prod); t: dtype=, or bool */
 Ref build_cumulative(Program *p, Span span, Reduction red, Ref a, int axis, npx_dtype t);
 Ref build_sort(Program *p, Span span, Ref a, int axis, bool positions);   /* np.sort, np.argsort */
+/* np.searchsorted(a, v, side): a 1-D, both arrays (not Python numbers) */
+Ref build_search(Program *p, Span at, Span span, Ref a, Ref v, bool right);
+/* np.interp: xp and fp 1-D float64 of one length, x float64, left and right 0-d float64 */
+Ref build_interp(Program *p, Span span, Ref xp, Ref fp, Ref x, Ref left, Ref right);
 /* a[..., mask, ...]: mask over a's axes from axis on (shown_axis in messages) */
 Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, int shown_axis);
 /* Does mask fit a's axes from axis on? An error if it cannot, a check when

@@ -6,7 +6,7 @@ static const char *const kind_name[] = {
     [IR_CAST] = "astype", [IR_BROADCAST] = "broadcast", [IR_TRANSPOSE] = "transpose",
     [IR_EXPAND] = "newaxis", [IR_REDUCE] = "reduce", [IR_MATMUL] = "matmul", [IR_ARANGE] = "arange",
     [IR_BINCOUNT] = "bincount", [IR_COMPRESS] = "compress", [IR_INDEX] = "index", [IR_RESHAPE] = "reshape", [IR_CONCAT] = "concatenate", [IR_CUMSUM] = "cumsum", [IR_SORT] = "sort",
-    [IR_TAKE] = "take", [IR_UPDATE] = "setitem",
+    [IR_TAKE] = "take", [IR_UPDATE] = "setitem", [IR_SEARCH] = "searchsorted", [IR_INTERP] = "interp",
 };
 
 static void dump_axis_index(FILE *out, Program *p, const char *sep, const AxisIndex *x)
@@ -64,6 +64,7 @@ static void dump_value(FILE *out, Program *p, Ref r)
     case IR_TAKE:
     case IR_CUMSUM: fprintf(out, " %s axis=%lld", reduction_name[v->red], (long long)v->ival); break;
     case IR_SORT: fprintf(out, " axis=%lld%s", (long long)v->ival, v->positions ? " positions" : ""); break;
+    case IR_SEARCH: fprintf(out, " side=%s", v->ival ? "right" : "left"); break;
     case IR_INDEX:
     case IR_UPDATE:
         fprintf(out, " [");

@@ -9,6 +9,18 @@
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
 
+/* Does user read r one element at a time, where it computes its own: the
+ * new values of an update, the values a search looks up? */
+static bool reads_each_element(const Value *user, Ref r)
+{
+    switch (user->kind) {
+    case IR_UPDATE:
+    case IR_SEARCH: return user->args[1] == r;
+    case IR_INTERP: return user->args[0] != r && user->args[1] != r;
+    default: return false;
+    }
+}
+
 /* The values whose sizes the data give (a bincount, x[mask]): by[k] gives
  * symbol syms[k]. */
 typedef struct {
@@ -201,6 +213,10 @@ void ir_fuse(Program *p)
             in_order[v->args[0]] = true;
         if (v->kind == IR_COMPRESS)
             in_order[v->args[0]] = in_order[v->args[1]] = true;
+        if (v->kind == IR_SEARCH || v->kind == IR_INTERP)   /* searched where they are stored */
+            in_order[v->args[0]] = true;
+        if (v->kind == IR_INTERP)
+            in_order[v->args[1]] = true;
     }
     count_uses(p, live, &sizes);
     fold_scales(p, named);
@@ -233,7 +249,7 @@ void ir_fuse(Program *p)
         case IR_CAST: {
             const Value *user = v->uses == 1 ? &p->vals[v->user] : NULL;
             bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM ||
-                                    (user->kind == IR_UPDATE && user->args[1] == r) ||
+                                    reads_each_element(user, r) ||
                                     (in_place[v->user] && ir_host_int(p, r)));   /* x[t - 1] @ W: in the call */
             bool device_scalar = p->cuda && ir_host_int(p, r);  /* computed where it is read, not by a kernel */
             v->materialize = named[r] || !p->opt || !(fusable || device_scalar) || in_order[r];

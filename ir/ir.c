@@ -33,6 +33,8 @@ const char *ir_op_name(const Value *v)
     case IR_RESHAPE: return "reshape";
     case IR_CONCAT: return "concatenate";
     case IR_TAKE: return "take";
+    case IR_SEARCH: return "searchsorted";
+    case IR_INTERP: return "interp";
     case IR_CUMSUM: return "cumsum";
     case IR_SORT: return v->positions ? "argsort" : "sort";
     case IR_UPDATE: return "setitem";
@@ -277,9 +279,8 @@ void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span)
     add_check(p, stmt, (SizeCheck){ unit, other, span, "operands could not be broadcast together", CHECK_UNIT, 0 });
 }
 
-void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, int axis, Span span)
+void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, Span span, const char *what)
 {
-    const char *what = arena_printf(p->arena, "index is out of bounds for axis %d with size 0", axis);
     add_check(p, stmt, (SizeCheck){ size, count, span, what, CHECK_NONEMPTY, 0 });
 }
 

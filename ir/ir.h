@@ -99,6 +99,13 @@ typedef enum {
                        together) for its axes ival, ival + 1, ...: shape a.shape[:k] +
                        the positions' shape + a.shape[k+n:]; a negative position counts from
                        the end, one out of range is a run-time error (take, x[idx], x[i, j]) */
+    IR_SEARCH,      /* for each element of args[1], where it goes in args[0], a sorted 1-D
+                       array read as stored (both in one dtype): before the elements equal
+                       to it (ival 0, side='left') or after them (1, 'right'), NaN sorting
+                       last; i64, args[1]'s shape (searchsorted) */
+    IR_INTERP,      /* np.interp at each element of args[2] of the points args[0] (sorted) and
+                       values args[1], both 1-D and stored, left= args[3] and right= args[4]
+                       (0-d); all float64 */
     IR_CUMSUM,      /* running sums (red sum) or products (prod) of args[0] along axis ival,
                        in dtype */
     IR_SORT,        /* args[0] sorted along axis ival (NaN last, equal elements in order);
@@ -130,7 +137,7 @@ typedef struct {
     bool weak;                   /* a Python scalar (NEP 50): int, float or bool literal */
     bool checked;                /* CAST of a Python int to int32: out of range is NumPy's OverflowError */
     Shape shape;
-    Ref args[3];
+    Ref args[5];                 /* (interp has five) */
     int nargs;
     Ufunc ufunc;                 /* UFUNC; UPDATE with ufunc_at: what combines args[1] into x */
     npx_dtype compute;           /* UFUNC, ufunc_at: dtype the operation is computed in */
@@ -290,7 +297,8 @@ int ir_add_sym(Program *p, const char *name, SymKind kind);
 void ir_add_check(Program *p, int stmt, Dim a, Dim b, Span span, const char *what);
 void ir_add_index_check(Program *p, int stmt, Dim size, int64_t index, int axis, Span span);
 void ir_add_unit_check(Program *p, int stmt, Dim unit, Dim other, Span span);   /* CHECK_UNIT */
-void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, int axis, Span span);
+/* an axis of length size that count positions are taken from (a number: any) is not empty */
+void ir_add_nonempty_check(Program *p, int stmt, Dim size, Dim count, Span span, const char *what);
 void ir_add_window_check(Program *p, int stmt, Dim size, const AxisIndex *window, int axis, Span span);
 void ir_add_position_check(Program *p, int stmt, Dim size, Ref position, int axis, Span span);
 void ir_add_divides_check(Program *p, int stmt, Dim total, Dim known, Span span, const char *what);

@@ -168,6 +168,9 @@ Ref call_average(Lower *L, Call *c, int unused);
 Ref call_polyval(Lower *L, Call *c, int unused);
 Ref call_inner(Lower *L, Call *c, int unused);
 Ref call_vdot(Lower *L, Call *c, int unused);
+/* lower_search.c: look-ups in sorted arrays */
+Ref call_searchsorted(Lower *L, Call *c, int unused);
+Ref call_interp(Lower *L, Call *c, int unused);
 /* lower_numeric.c: functions of values and numbers */
 /* false, reported as not supported yet, when an optional argument is given */
 bool lower_not_given(Lower *L, Call *c, const Expr *e, const char *param);

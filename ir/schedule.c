@@ -74,7 +74,7 @@ static const char *op_name(const Value *v)
         const char *name;
     } readable[] = {
         { IR_MATMUL, "dot" }, { IR_BINCOUNT, "counts" }, { IR_COMPRESS, "selected" }, { IR_TRANSPOSE, "transposed" },
-        { IR_BROADCAST, "filled" }, { IR_EXPAND, "filled" }, { IR_INDEX, "part" }, { IR_RESHAPE, "reshaped" }, { IR_CONCAT, "joined" }, { IR_TAKE, "taken" },
+        { IR_BROADCAST, "filled" }, { IR_EXPAND, "filled" }, { IR_INDEX, "part" }, { IR_RESHAPE, "reshaped" }, { IR_CONCAT, "joined" }, { IR_TAKE, "taken" }, { IR_SEARCH, "positions" },
     };
     for (size_t i = 0; i < sizeof readable / sizeof readable[0]; i++)
         if (readable[i].kind == v->kind)

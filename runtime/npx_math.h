@@ -146,7 +146,64 @@ NPX_INT_OPS(i64, int64_t, uint64_t, 64)
 
 NPX_FLOAT_OPS(f32, float, f)
 NPX_FLOAT_OPS(f64, double, )
+
 #undef NPX_FLOAT_OPS
+
+/* np.searchsorted: where v goes in a[0..n), sorted, by bisection: before
+ * the elements equal to it (right 0) or after them (right 1). less is
+ * NumPy's sort order, in which NaN is the largest. */
+#define NPX_SEARCH(s, T, less)                                                 \
+    NPX_INLINE int64_t npx_search_##s(const T *a, int64_t n, T v, int right)   \
+    {                                                                          \
+        int64_t lo = 0, hi = n;                                                \
+        while (lo < hi) {                                                      \
+            int64_t mid = lo + (hi - lo) / 2;                                  \
+            if (right ? !less(v, a[mid]) : less(a[mid], v))                    \
+                lo = mid + 1;                                                  \
+            else                                                               \
+                hi = mid;                                                      \
+        }                                                                      \
+        return lo;                                                             \
+    }
+#define NPX_LESS(a, b) ((a) < (b))
+#define NPX_LESS_NAN_LAST(a, b) ((a) < (b) || ((b) != (b) && (a) == (a)))
+NPX_SEARCH(bool, bool, NPX_LESS)
+NPX_SEARCH(i32, int32_t, NPX_LESS)
+NPX_SEARCH(i64, int64_t, NPX_LESS)
+NPX_SEARCH(f32, float, NPX_LESS_NAN_LAST)
+NPX_SEARCH(f64, double, NPX_LESS_NAN_LAST)
+#undef NPX_SEARCH
+#undef NPX_LESS
+#undef NPX_LESS_NAN_LAST
+
+/* np.interp at x of the n >= 1 points xp (sorted) and values fp, as
+ * NumPy's arr_interp computes it: NaN stays NaN; left below xp[0], right
+ * above xp[n - 1]; j the last point with xp[j] <= x: fp[j] at a point (or
+ * the last one), else the line through points j and j + 1, taken from
+ * point j + 1 when that gives NaN, and fp[j] when both do and fp[j] ==
+ * fp[j + 1]. */
+NPX_INLINE double npx_interp(const double *xp, const double *fp, int64_t n, double x, double left, double right)
+{
+    if (isnan(x))
+        return x;
+    if (n == 1)
+        return x < xp[0] ? left : x > xp[0] ? right : fp[0];
+    if (x > xp[n - 1])
+        return right;
+    if (x < xp[0])
+        return left;
+    int64_t j = npx_search_f64(xp, n, x, 1) - 1;
+    if (j == n - 1 || xp[j] == x)
+        return fp[j];
+    double slope = (fp[j + 1] - fp[j]) / (xp[j + 1] - xp[j]);
+    double y = slope * (x - xp[j]) + fp[j];
+    if (isnan(y)) {
+        y = slope * (x - xp[j + 1]) + fp[j + 1];
+        if (isnan(y) && fp[j] == fp[j + 1])
+            y = fp[j];
+    }
+    return y;
+}
 
 /* Integer power as the ** of an array: NumPy refuses negative exponents.
  * Host code only (CUDA kernels have their own, in cuda/npx_device.h). */

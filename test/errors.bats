@@ -253,3 +253,7 @@ PY
 @test "clip, select, trapezoid, polyval, average and inner written wrong are located errors" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/formulas.npx"
 }
+
+@test "searchsorted and interp written wrong are located errors, with NumPy's words" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/search.npx"
+}

@@ -430,3 +430,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "clip with one bound or none, identity, sinc, trapezoid, select, average, polyval, inner and vdot match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/formulas.npx"
 }
+
+@test "searchsorted and interp match NumPy: sides, ties, NaN, sorter, values outside, repeated points" {
+    check_program "$BATS_TEST_DIRNAME/programs/search.npx"
+}

@@ -292,3 +292,16 @@ load test_helper
     run -3 "$PROG" --random 1 --dim N=4 --dim D=3 -o "$BATS_TEST_TMPDIR/out4"
     [[ $output == *"box.npx:5: could not broadcast input array into the selection"* ]]
 }
+
+@test "interp of sample points empty or of two lengths at run time is NumPy's ValueError, exit 3" {
+    printf 'input xp: f64[N]\ninput fp: f64[K]\ninput x: f32[M]\noutput y\ny = np.interp(x, xp, fp, left=0, right=1)\n' \
+        >"$BATS_TEST_TMPDIR/chk.npx"
+    build_program "$BATS_TEST_TMPDIR/chk.npx"
+    run -3 "$PROG" --random 1 --dim N=0 --dim K=0 --dim M=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"chk.npx:5: array of sample points is empty"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/y.npy" ]
+    run -3 "$PROG" --random 1 --dim N=4 --dim K=3 --dim M=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"chk.npx:5: fp and xp are not of the same length"* ]]
+    run -0 "$PROG" --random 1 --dim N=4 --dim K=4 --dim M=3 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/y.npy" ]
+}
