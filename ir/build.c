@@ -279,10 +279,32 @@ Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *operands, in
     return fold_known(p, span, r);
 }
 
+/* Literal v as dtype t, when t holds its value exactly (a Python number
+ * made an array, an int as a float): *ival and *fval */
+static bool exact_literal(const Value *v, npx_dtype t, int64_t *ival, double *fval)
+{
+    if (v->kind != IR_LITERAL || t == NPX_BOOL)
+        return false;
+    bool from_float = dtype_is_float(v->dtype);
+    if (dtype_is_int(t)) {
+        *ival = v->ival;
+        *fval = (double)v->ival;
+        return !from_float && (t == NPX_I64 || (v->ival >= INT32_MIN && v->ival <= INT32_MAX));
+    }
+    double x = from_float ? v->fval : (double)v->ival;
+    *fval = t == NPX_F32 ? (double)(float)x : x;
+    *ival = 0;
+    return from_float ? *fval == x || x != x : x == *fval && x >= -0x1p53 && x <= 0x1p53;
+}
+
 Ref build_cast(Program *p, Span span, Ref a, npx_dtype t)
 {
     if (!a)
         return 0;
+    int64_t ival;
+    double fval;
+    if (exact_literal(V(p, a), t, &ival, &fval))
+        return build_literal(p, span, t, ival, fval, false);
     Ref r = ir_new(p, IR_CAST, span);
     V(p, r)->dtype = t;
     V(p, r)->shape = V(p, a)->shape;

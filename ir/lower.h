@@ -148,6 +148,7 @@ Ref call_expand_dims(Lower *L, Call *c, int unused);
 Ref call_broadcast_to(Lower *L, Call *c, int unused);
 Ref call_reshape(Lower *L, Call *c, int flat);        /* flat: ravel, flatten */
 Ref call_concatenate(Lower *L, Call *c, int stack);
+Ref call_array(Lower *L, Call *c, int unused);        /* array, asarray */
 /* The arrays of a tuple or a list (at most max), and the number of them; 0,
  * reported, when it is not one or an array in it fails. */
 int lower_array_list(Lower *L, const Expr *e, Ref *out, int max);

@@ -307,6 +307,97 @@ Ref call_concatenate(Lower *L, Call *c, int stack)
     return joined;
 }
 
+static bool is_list(const Expr *e) { return e->kind == EXPR_TUPLE || e->kind == EXPR_LIST; }
+
+/* The numbers and arrays of the nested lists e, in order, each lowered as
+ * an array (a Python number as int64, float64 or bool, as np.array finds
+ * them: np.array([np.float32(1), 2.0]) is float64) */
+static bool leaves_of(Lower *L, const Expr *e, Ref *leaves, int *n)
+{
+    Program *p = P(L);
+    if (!is_list(e)) {
+        if (*n == MAX_ARGS * 8) {
+            diag_error(p->diag, e->span, "np.array(): lists of more than %d numbers or arrays are not supported yet",
+                       MAX_ARGS * 8);
+            return false;
+        }
+        return (leaves[(*n)++] = lower_asarray(p, e->span, lower_expr(L, e))) != 0;
+    }
+    if (e->args.n == 0) {
+        diag_error(p->diag, e->span, "np.array() of an empty list is not supported yet");
+        return false;
+    }
+    for (int i = 0; i < e->args.n; i++)
+        if (!leaves_of(L, e->args.v[i], leaves, n))
+            return false;
+    return true;
+}
+
+/* The array of list e, its leaves taken from *leaf on in dtype t: an axis
+ * per level, each level's arrays of one shape stacked along a new first
+ * axis (np.stack) */
+static Ref stacked(Lower *L, const Expr *e, const Ref **leaf, npx_dtype t)
+{
+    Program *p = P(L);
+    if (!is_list(e)) {
+        Ref r = *(*leaf)++;
+        return V(p, r)->dtype == t ? r : build_cast(p, e->span, r, t);
+    }
+    Ref items[MAX_ARGS * 8] = { 0 };
+    int n = e->args.n;
+    for (int i = 0; i < n; i++)
+        if (!(items[i] = stacked(L, e->args.v[i], leaf, t)))
+            return 0;
+    const Shape *first = &V(p, items[0])->shape;
+    for (int i = 1; i < n; i++) {                /* (sizes that symbols give are checked at run time) */
+        const Shape *s = &V(p, items[i])->shape;
+        bool differ = s->ndim != first->ndim;
+        for (int k = 0; k < s->ndim && !differ; k++)
+            differ = s->d[k] != first->d[k] && !DIM_IS_SYM(s->d[k]) && !DIM_IS_SYM(first->d[k]);
+        if (differ) {
+            diag_error(p->diag, e->args.v[i]->span, "setting an array element with a sequence: the elements of "
+                                                    "the list have different shapes (%s and %s)",
+                       shape_str(p, first, t, false), shape_str(p, s, t, false));
+            return 0;
+        }
+    }
+    if (first->ndim + 1 > NPX_MAX_RANK) {
+        diag_error(p->diag, e->span, "the result would have more than %d dimensions", NPX_MAX_RANK);
+        return 0;
+    }
+    Ref joined = 0;
+    for (int i = 0; i < n; i++) {
+        Ref item = build_expand(p, e->span, items[i], 1u, first->ndim + 1);
+        joined = i ? lower_join(L, e->span, e->args.v[i]->span, joined, item, 0, i) : item;
+    }
+    return joined;
+}
+
+/* array(object, dtype=None) and asarray: a value of its own (values are
+ * never shared, so asarray's "no copy" changes nothing) */
+Ref call_array(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "object", "dtype", "copy", "order", "subok", "ndmin", NULL };
+    const Expr *a[6];
+    Program *p = P(L);
+    npx_dtype t;
+    if (!lower_bind_args(L, c, params, 1, a) || (a[1] && a[1]->kind != EXPR_NONE && !lower_dtype(L, a[1], &t)))
+        return 0;
+    for (int i = 3; i < 6; i++)
+        if (!lower_not_given(L, c, a[i], params[i]))
+            return 0;
+    Ref leaves[MAX_ARGS * 8];
+    int n = 0;
+    if (!leaves_of(L, a[0], leaves, &n))
+        return 0;
+    bool all_weak;
+    npx_dtype common = weak_common_dtype(p, leaves, n, &all_weak);
+    const Ref *leaf = leaves;
+    Ref x = stacked(L, a[0], &leaf, a[1] && a[1]->kind != EXPR_NONE ? t : common);
+    return x && !is_list(a[0]) ? build_cast(p, c->call->span, x, V(p, x)->dtype) : x;   /* a copy of an array */
+}
+
 Ref lower_flatten(Lower *L, Span at, Span span, Ref x)
 {
     Program *p = P(L);

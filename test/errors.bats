@@ -257,3 +257,7 @@ PY
 @test "searchsorted and interp written wrong are located errors, with NumPy's words" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/search.npx"
 }
+
+@test "np.array of lists of different shapes, of an empty list, with ndmin= are located errors" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/array_literals.npx"
+}

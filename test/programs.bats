@@ -434,3 +434,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "searchsorted and interp match NumPy: sides, ties, NaN, sorter, values outside, repeated points" {
     check_program "$BATS_TEST_DIRNAME/programs/search.npx"
 }
+
+@test "np.array and np.asarray of lists, nested lists and arrays match NumPy, with NumPy's dtype for each list" {
+    check_program "$BATS_TEST_DIRNAME/programs/array_literals.npx"
+}
