@@ -210,7 +210,7 @@ PREC = {"|": 2, "^": 3, "&": 4, "<<": 5, ">>": 5, "+": 6, "-": 6, "*": 7, "/": 7
 # Unary math: continuous and correctly rounded, continuous but inexact, discontinuous.
 EXACT_FN = ["abs", "absolute", "negative", "positive", "sqrt", "square"]
 ULP_FN = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sin", "cos", "tan",
-          "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh"]
+          "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh", "sinc"]
 STEP_FN = ["floor", "ceil", "trunc", "rint", "sign", "isnan", "isinf", "isfinite", "logical_not"]
 BIN_FN = {"maximum": "exact", "minimum": "exact", "fmax": "exact", "fmin": "exact",
           "power": "ulp", "hypot": "ulp", "arctan2": "ulp", "true_divide": "exact",
@@ -742,6 +742,10 @@ class Gen:
     def clip(self, d):
         a = self.operand(d, lambda n: np.ndim(n.g) > 0, lit=False)
         lo, hi = self.operand(d), self.operand(d)
+        if self.rng.random() < 0.3:              # one bound None (the other is clipped to)
+            if self.rng.random() < 0.5:
+                return self.fcall("clip", [a.text, "None", hi.text], [a, hi], lambda x, h: np.clip(x, None, h))
+            return self.fcall("clip", [a.text, lo.text, "None"], [a, lo], lambda x, l: np.clip(x, l, None))
         if self.rng.random() < 0.5:
             return Node("%s.clip(%s, %s)" % (par(a, 10), lo.text, hi.text), 10, [a, lo, hi],
                         lambda x, l, h: x.clip(l, h))
