@@ -297,14 +297,19 @@ static bool exact_literal(const Value *v, npx_dtype t, int64_t *ival, double *fv
     return from_float ? *fval == x || x != x : x == *fval && x >= -0x1p53 && x <= 0x1p53;
 }
 
+Ref build_converted(Program *p, Span span, Ref a, npx_dtype t)
+{
+    int64_t ival;
+    double fval;
+    if (a && exact_literal(V(p, a), t, &ival, &fval))
+        return build_literal(p, span, t, ival, fval, false);
+    return build_cast(p, span, a, t);
+}
+
 Ref build_cast(Program *p, Span span, Ref a, npx_dtype t)
 {
     if (!a)
         return 0;
-    int64_t ival;
-    double fval;
-    if (exact_literal(V(p, a), t, &ival, &fval))
-        return build_literal(p, span, t, ival, fval, false);
     Ref r = ir_new(p, IR_CAST, span);
     V(p, r)->dtype = t;
     V(p, r)->shape = V(p, a)->shape;

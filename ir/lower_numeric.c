@@ -21,7 +21,7 @@ bool lower_not_given(Lower *L, Call *c, const Expr *e, const char *param)
 Ref lower_asarray(Program *p, Span span, Ref x)
 {
     const Value *v = x ? V(p, x) : NULL;
-    return v && v->weak ? build_cast(p, span, x, dtype_default(v->dtype)) : x;
+    return v && v->weak ? build_converted(p, span, x, dtype_default(v->dtype)) : x;
 }
 
 static Ref number(Program *p, Span span, double v)

@@ -341,7 +341,7 @@ static Ref stacked(Lower *L, const Expr *e, const Ref **leaf, npx_dtype t)
     Program *p = P(L);
     if (!is_list(e)) {
         Ref r = *(*leaf)++;
-        return V(p, r)->dtype == t ? r : build_cast(p, e->span, r, t);
+        return V(p, r)->dtype == t ? r : build_converted(p, e->span, r, t);
     }
     Ref items[MAX_ARGS * 8] = { 0 };
     int n = e->args.n;
