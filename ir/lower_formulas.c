@@ -171,8 +171,8 @@ Ref call_polyval(Lower *L, Call *c, int unused)
             return 0;
         const Shape *s = &V(p, v)->shape;
         if (s->ndim != 1 || DIM_IS_SYM(s->d[0]) || s->d[0] > MAX_ARGS * 4) {
-            diag_error(p->diag, a[0]->span, "polyval(): the coefficients must be a 1-D array of at most %d, "
-                                            "of a size known here, not %s", MAX_ARGS * 4,
+            diag_error(p->diag, a[0]->span, "polyval(): coefficients other than a 1-D array of at most %d whose "
+                                            "length is known here are not supported yet (%s)", MAX_ARGS * 4,
                        shape_str(p, s, V(p, v)->dtype, false));
             return 0;
         }
