@@ -101,7 +101,13 @@ static int build_command(Program *p, const Options *o, char **argv, const char *
     n = split(p->arena, o->cuda ? "-O3" : "-std=c11 -O3 -march=native -fopenmp -fno-math-errno", argv, n, 16);
     argv[n++] = "-o";
     argv[n++] = (char *)exe;
+    argv[n++] = "-x";       /* the language, whatever -o's extension says (prog, prog.cc) */
+    argv[n++] = o->cuda ? "cu" : "c";
     argv[n++] = (char *)path;
+    if (!o->cuda) {         /* files in $CFLAGS go by their extensions again */
+        argv[n++] = "-x";
+        argv[n++] = "none";
+    }
     n = split(p->arena, getenv(o->cuda ? "NVCCFLAGS" : "CFLAGS"), argv, n, 240);
     if (o->cuda)
         argv[n++] = "-lcublas";

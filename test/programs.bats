@@ -438,3 +438,13 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "np.array and np.asarray of lists, nested lists and arrays match NumPy, with NumPy's dtype for each list" {
     check_program "$BATS_TEST_DIRNAME/programs/array_literals.npx"
 }
+
+@test "--exe builds C whatever -o's extension says: prog gives prog.out, prog.cc gives prog" {
+    local d=$BATS_TEST_TMPDIR
+    npx_exec "npxc --exe -o prog" "$NPXC" --exe "$NPX_ROOT/bench/arith.npx" -o "$d/prog"
+    npx_exec "npxc --exe -o p2.cc" "$NPXC" --exe "$NPX_ROOT/bench/arith.npx" -o "$d/p2.cc"
+    grep -qF "/* line 19: y = (a * 2.0 + b) * c - a / (b + 1.0) */" "$d/prog"     # the C source
+    npx_exec "prog.out" "$d/prog.out" --random 1 --dim N=5 -o "$d/one"
+    npx_exec "p2" "$d/p2" --random 1 --dim N=5 -o "$d/two"
+    run -0 "$NPXCMP" "$d/one/y.npy" "$d/two/y.npy"
+}
