@@ -45,12 +45,13 @@ Ref call_trapezoid(Lower *L, Call *c, int unused)
     if (!y)
         return 0;
     int ndim = V(p, y)->shape.ndim;
-    uint32_t axis = ndim ? 1u << (ndim - 1) : 0;
-    if (ndim == 0 || (a[3] && !(axis = 0, lower_one_axis(L, a[3], ndim, &axis)))) {
-        if (ndim == 0)
-            diag_error(p->diag, at, "trapezoid(): y must have at least one axis (a 0-d y has nothing to integrate)");
+    if (ndim == 0) {
+        diag_error(p->diag, at, "trapezoid(): y must have at least one axis (a 0-d y has nothing to integrate)");
         return 0;
     }
+    uint32_t axis = a[3] ? 0 : 1u << (ndim - 1);
+    if (a[3] && !lower_one_axis(L, a[3], ndim, &axis))
+        return 0;
     int k = __builtin_ctz(axis);
     Ref d = a[2] && a[2]->kind != EXPR_NONE ? lower_expr(L, a[2]) : build_literal(p, sp, NPX_F64, 0, 1.0, true);
     if (a[1] && a[1]->kind != EXPR_NONE) {
