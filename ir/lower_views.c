@@ -30,6 +30,73 @@ Ref call_swapaxes(Lower *L, Call *c, int unused)
     return i == j ? x : build_transpose(P(L), c->call->span, x, perm);
 }
 
+/* moveaxis's source or destination (which, for NumPy's messages): an int
+ * or a tuple of ints, each in range and given once, into axes; how many,
+ * or -1 (reported). */
+static int moved_axes(Lower *L, const Expr *e, int ndim, const char *which, int *axes)
+{
+    bool many = e->kind == EXPR_TUPLE || e->kind == EXPR_LIST;
+    uint32_t seen = 0;
+    for (int i = 0; i < (many ? e->args.n : 1); i++) {
+        const Expr *item = many ? e->args.v[i] : e;
+        int64_t ax;
+        if (!lower_const_int(L, item, &ax))
+            return -1;
+        if (ax < -ndim || ax >= ndim) {
+            diag_error(P(L)->diag, item->span, "%s: axis %lld is out of bounds for array of dimension %d", which,
+                       (long long)ax, ndim);
+            return -1;
+        }
+        int k = (int)(ax < 0 ? ax + ndim : ax);
+        if (seen >> k & 1) {
+            diag_error(P(L)->diag, item->span, "repeated axis in `%s` argument", which);
+            return -1;
+        }
+        seen |= 1u << k;
+        axes[i] = k;
+    }
+    return many ? e->args.n : 1;
+}
+
+/* moveaxis(a, source, destination): a transpose that puts each source axis
+ * at its destination and keeps the order of the others (NumPy inserts the
+ * moved axes by destination into the list of the others: the same order). */
+Ref call_moveaxis(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "source", "destination", NULL };
+    const Expr *a[3];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 3, a))
+        return 0;
+    Ref x = lower_expr(L, a[0]);
+    if (!x || !(x = lower_asarray(p, c->call->span, x)))
+        return 0;
+    int ndim = V(p, x)->shape.ndim, from[NPX_MAX_RANK], to[NPX_MAX_RANK];
+    int n = moved_axes(L, a[1], ndim, "source", from);
+    int m = n < 0 ? -1 : moved_axes(L, a[2], ndim, "destination", to);
+    if (m < 0)
+        return 0;
+    if (n != m) {
+        diag_error(p->diag, c->call->at, "`source` and `destination` arguments must have the same number of elements");
+        return 0;
+    }
+    int perm[NPX_MAX_RANK];
+    bool moved[NPX_MAX_RANK] = { false }, placed[NPX_MAX_RANK] = { false };
+    for (int i = 0; i < n; i++) {
+        perm[to[i]] = from[i];
+        moved[from[i]] = placed[to[i]] = true;
+    }
+    for (int k = 0, rest = 0; k < ndim; k++) {
+        if (placed[k])
+            continue;
+        while (moved[rest])
+            rest++;
+        perm[k] = rest++;
+    }
+    return build_transpose(p, c->call->span, x, perm);
+}
+
 /* expand_dims(a, axis): axis, an int or a tuple, counts in the result. */
 Ref call_expand_dims(Lower *L, Call *c, int unused)
 {
