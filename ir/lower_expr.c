@@ -692,16 +692,29 @@ static const struct {
 #undef X
 };
 
-/* Methods that are not also functions' names. */
+/* The functions that are also ndarray's methods (x.sum(axis=0)), and the
+ * methods that are not functions. Any other name after an array is an
+ * error, as NumPy has no such attribute (x.moveaxis, x.amax). */
+static const char *const methods[] = { "sum", "prod", "mean", "max", "min", "any", "all", "argmax", "argmin",
+                                       "dot", "transpose", "clip", "var", "std", "searchsorted", "swapaxes",
+                                       "reshape", "ravel", "cumsum", "cumprod", "squeeze", "sort", "argsort",
+                                       "take", "copy", "round", "repeat", "diagonal", "trace", NULL };
 static const char *const methods_only[] = { "astype", "flatten", NULL };
+
+static bool listed(const char *const *names, const char *name)
+{
+    for (int i = 0; names[i]; i++)
+        if (strcmp(names[i], name) == 0)
+            return true;
+    return false;
+}
 
 static bool find_function(const char *name, bool method, Handler *fn, int *arg)
 {
+    if (method ? !listed(methods, name) && !listed(methods_only, name) : listed(methods_only, name))
+        return false;
     for (size_t i = 0; i < sizeof functions / sizeof functions[0]; i++)
         if (strcmp(functions[i].name, name) == 0) {
-            for (int m = 0; !method && methods_only[m]; m++)
-                if (strcmp(methods_only[m], name) == 0)
-                    return false;
             *fn = functions[i].fn;
             *arg = functions[i].arg;
             return true;

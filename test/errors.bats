@@ -57,6 +57,10 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/unknown_function.npx"
 }
 
+@test "a NumPy function called as a method arrays do not have is reported by name" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/not_a_method.npx"
+}
+
 @test "an unknown dtype is reported by name" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/unknown_dtype.npx"
 }
