@@ -127,7 +127,8 @@ static bool fold_number(const Program *p, Ref r, double *out)
     }
 }
 
-static bool constant_number(Lower *L, const Expr *e, double *out)
+/* e, c's argument param, as a number known at compile time (reported if not). */
+static bool constant_number(Lower *L, Call *c, const Expr *e, const char *param, double *out)
 {
     Ref r = lower_expr(L, e);
     if (!r)
@@ -135,36 +136,25 @@ static bool constant_number(Lower *L, const Expr *e, double *out)
     if (fold_number(P(L), r, out))
         return true;
     const Value *v = V(P(L), r);
-    diag_error(P(L)->diag, e->span, "linspace(): start and stop must be numbers here, not %s",
-               shape_str(P(L), &v->shape, v->dtype, v->weak));
+    diag_error(P(L)->diag, e->span, "%s(): %s must be a number known at compile time; %s is not supported yet",
+               c->fname, param, shape_str(P(L), &v->shape, v->dtype, v->weak));
     return false;
 }
 
-/* linspace(start, stop, num, endpoint, dtype) of two numbers: as NumPy,
- * arange(num) * step + start with step = (stop - start) / div, div = num - 1
- * (num without endpoint; a div of 0 multiplies by the distance instead), the
- * last element set to stop when endpoint and num > 1, and integer dtypes
- * floored before the cast. */
-Ref call_linspace(Lower *L, Call *c, int unused)
+/* linspace(start, stop, num, endpoint) of two numbers, float64, as NumPy
+ * computes it: arange(num) * step + start with step = (stop - start) / div,
+ * div = num - 1 (num without endpoint; a div of 0 multiplies by the
+ * distance instead), the last element set to stop when endpoint and
+ * num > 1. NULL arguments take NumPy's defaults (num 50, endpoint true). */
+static Ref linspace(Lower *L, Call *c, const Expr *start_e, const Expr *stop_e, const Expr *num_e,
+                    const Expr *endpoint_e)
 {
-    (void)unused;
-    static const char *const params[] = { "start", "stop", "num", "endpoint", "retstep", "dtype", "axis", NULL };
-    const Expr *a[7];
     Program *p = P(L);
-    if (!lower_bind_args(L, c, params, 2, a))
-        return 0;
-    for (int i = 4; i <= 6; i += 2)
-        if (a[i]) {
-            diag_error(p->diag, a[i]->span, "linspace(): '%s=' is not supported", params[i]);
-            return 0;
-        }
     double start, stop;
     bool endpoint = true;
     Dim num = 50;
-    npx_dtype t = NPX_F64;
-    if (!constant_number(L, a[0], &start) || !constant_number(L, a[1], &stop) ||
-        (a[2] && !lower_dim(L, a[2], &num)) || (a[3] && !lower_bool_flag(L, a[3], &endpoint)) ||
-        (a[5] && !lower_dtype(L, a[5], &t)))
+    if (!constant_number(L, c, start_e, "start", &start) || !constant_number(L, c, stop_e, "stop", &stop) ||
+        (num_e && !lower_dim(L, num_e, &num)) || (endpoint_e && !lower_bool_flag(L, endpoint_e, &endpoint)))
         return 0;
     Span at = c->call->at, sp = c->call->span;
     Ref i = build_arange(p, sp, NPX_I64, 0, 1, num);
@@ -183,9 +173,47 @@ Ref call_linspace(Lower *L, Call *c, int unused)
         Ref to = build_literal(p, sp, NPX_F64, 0, stop, true);
         y = build_ufunc(p, at, sp, UF_where, (Ref[]){ set, to, y }, 3, false);
     }
-    if (dtype_is_int(t))
-        y = build_ufunc(p, at, sp, UF_floor, &y, 1, false);
-    return t == NPX_F64 ? y : build_cast(p, sp, y, t);
+    return y;
+}
+
+/* linspace(start, stop, num, endpoint, dtype): integer dtypes floored
+ * before the cast, as NumPy does. */
+Ref call_linspace(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "start", "stop", "num", "endpoint", "retstep", "dtype", "axis", NULL };
+    const Expr *a[7];
+    Program *p = P(L);
+    npx_dtype t = NPX_F64;
+    if (!lower_bind_args(L, c, params, 2, a) || !lower_not_given(L, c, a[4], "retstep") ||
+        !lower_not_given(L, c, a[6], "axis") || (a[5] && !lower_dtype(L, a[5], &t)))
+        return 0;
+    Ref y = linspace(L, c, a[0], a[1], a[2], a[3]);
+    if (y && dtype_is_int(t))
+        y = build_ufunc(p, c->call->at, c->call->span, UF_floor, &y, 1, false);
+    return !y || t == NPX_F64 ? y : build_cast(p, c->call->span, y, t);
+}
+
+/* logspace(start, stop, num, endpoint, base, dtype): base ** linspace(start,
+ * stop, num, endpoint), as NumPy computes it, float64 unless dtype= casts
+ * it (an integer dtype truncates, no floor: NumPy's astype). */
+Ref call_logspace(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "start", "stop", "num", "endpoint", "base", "dtype", "axis", NULL };
+    const Expr *a[7];
+    Program *p = P(L);
+    npx_dtype t = NPX_F64;
+    double base = 10.0;
+    if (!lower_bind_args(L, c, params, 2, a) || !lower_not_given(L, c, a[6], "axis") ||
+        (a[4] && !constant_number(L, c, a[4], "base", &base)) || (a[5] && !lower_dtype(L, a[5], &t)))
+        return 0;
+    Ref y = linspace(L, c, a[0], a[1], a[2], a[3]);
+    if (!y)
+        return 0;
+    Ref b = build_literal(p, c->call->span, NPX_F64, 0, base, true);
+    y = build_ufunc(p, c->call->at, c->call->span, UF_power, (Ref[]){ b, y }, 2, false);
+    return !y || t == NPX_F64 ? y : build_cast(p, c->call->span, y, t);
 }
 
 /* flatnonzero(a): where the flattened a is not zero, as NumPy computes it,
