@@ -872,7 +872,8 @@ class Gen:
             # padded, so that no axis is empty: there NumPy's median warns and gives NaN where
             # npxc stops (documented)
             a = Node("np.pad(%s, 1)" % a.text, 10, [a], lambda v: np.pad(v, 1), exact=a.exact)
-            fn = lambda x: f(x, *[float(v) for v in q], axis=ax, keepdims=kd)
+            # q as the program writes it: an integer q keeps an integer array's dtype in NumPy 2
+            fn = lambda x: f(x, *[int(v) if v.isdigit() else float(v) for v in q], axis=ax, keepdims=kd)
             return self.fcall(name, [a.text] + q + args, [a], fn)
         if r.random() < 0.5 and kind(a.g) == "f":      # some NaNs to ignore
             a = Node("np.where(%s > 0.75, np.nan, %s)" % (par(a, 2), a.text), 10, [a],
