@@ -146,6 +146,7 @@ Ref call_trace(Lower *L, Call *c, int unused);
 /* lower_views.c: functions that view an array differently */
 Ref call_swapaxes(Lower *L, Call *c, int unused);
 Ref call_moveaxis(Lower *L, Call *c, int unused);
+Ref call_atleast(Lower *L, Call *c, int ndim);
 Ref call_expand_dims(Lower *L, Call *c, int unused);
 Ref call_broadcast_to(Lower *L, Call *c, int unused);
 Ref call_reshape(Lower *L, Call *c, int flat);        /* flat: ravel, flatten */

@@ -112,8 +112,9 @@ Ref lower_shifted(Program *p, Span span, Ref a, int k, int from)
     return build_index(p, span, a, sel);
 }
 
-/* x with at least ndim axes, as atleast_1d and atleast_2d make it (a 1-D x
- * becomes a row, 1 x n); column: as column_stack makes it (a column, n x 1). */
+/* x with at least ndim axes, as atleast_1d, atleast_2d and atleast_3d make
+ * it (a 1-D x becomes a row, 1 x n, or 1 x n x 1; a 2-D one m x n x 1);
+ * column: as column_stack makes it (a column, n x 1). */
 static Ref at_least(Program *p, Span span, Ref x, int ndim, bool column)
 {
     x = lower_asarray(p, span, x);
@@ -121,8 +122,29 @@ static Ref at_least(Program *p, Span span, Ref x, int ndim, bool column)
     if (s->ndim >= ndim)
         return x;
     if (s->ndim == 0)
-        return build_reshape(p, span, x, &(Shape){ ndim, { 1, 1 } });
-    return build_expand(p, span, x, column ? 2u : 1u, 2);
+        return build_reshape(p, span, x, &(Shape){ ndim, { 1, 1, 1 } });
+    uint32_t added = ndim == 2 ? (column ? 2u : 1u) : s->ndim == 1 ? 5u : 4u;   /* the new axes */
+    return build_expand(p, span, x, added, ndim);
+}
+
+/* atleast_1d(a), atleast_2d(a), atleast_3d(a) (ndim) of one array; of
+ * several, NumPy returns a tuple of arrays: not supported yet. */
+Ref call_atleast(Lower *L, Call *c, int ndim)
+{
+    Program *p = P(L);
+    if (c->call->kwargs.n) {
+        const Kwarg *kw = &c->call->kwargs.v[0];
+        diag_error(p->diag, kw->name_span, "%s() got an unexpected keyword argument '%s'", c->fname, kw->name);
+        return 0;
+    }
+    if (c->npos != 1) {
+        diag_error(p->diag, c->npos ? c->pos[1]->span : c->call->at,
+                   "%s() of %s gives a tuple of arrays: not supported yet; call it once for each array", c->fname,
+                   c->npos ? "several arrays" : "no array");
+        return 0;
+    }
+    Ref x = lower_expr(L, c->pos[0]);
+    return x ? at_least(p, c->call->span, x, ndim, false) : 0;
 }
 
 /* hstack(tup) (which 0), vstack(tup) (1), column_stack(tup) (2): the

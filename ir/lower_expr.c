@@ -656,7 +656,8 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(searchsorted, call_searchsorted, 0) X(interp, call_interp, 0)                            \
     X(array, call_array, 0) X(asarray, call_array, 0)                                          \
     X(swapaxes, call_swapaxes, 0) X(moveaxis, call_moveaxis, 0)                                \
-    X(expand_dims, call_expand_dims, 0)                                                        \
+    X(expand_dims, call_expand_dims, 0) X(atleast_1d, call_atleast, 1)                         \
+    X(atleast_2d, call_atleast, 2) X(atleast_3d, call_atleast, 3)                              \
     X(broadcast_to, call_broadcast_to, 0)                                                      \
     X(reshape, call_reshape, 0) X(ravel, call_reshape, 1) X(flatten, call_reshape, 2)          \
     X(concatenate, call_concatenate, 0) X(stack, call_concatenate, 1)                          \

@@ -338,7 +338,7 @@ PY
     check_program "$BATS_TEST_DIRNAME/programs/creation_more.npx"
 }
 
-@test "swapaxes, expand_dims and broadcast_to read their arrays as NumPy's views do" {
+@test "swapaxes, moveaxis, expand_dims, broadcast_to and atleast_1d/2d/3d read their arrays as NumPy's views do" {
     check_program "$BATS_TEST_DIRNAME/programs/shape_views.npx"
 }
 
