@@ -159,6 +159,8 @@ int lower_array_list(Lower *L, const Expr *e, Ref *out, int max);
 Ref lower_join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index);
 /* a[1:] (from 1) or a[:-1] (from 0) along axis k, as diff and trapezoid take them */
 Ref lower_shifted(Program *p, Span span, Ref a, int k, int from);
+/* a[..., i, ...]: element i of axis k, the axis gone */
+Ref lower_component(Program *p, Span span, Ref a, int k, int64_t i);
 Ref call_cumsum(Lower *L, Call *c, int red);          /* cumsum (RED_sum), cumprod (RED_prod) */
 Ref call_sort(Lower *L, Call *c, int positions);      /* sort, argsort */
 /* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
@@ -172,6 +174,7 @@ Ref call_average(Lower *L, Call *c, int unused);
 Ref call_polyval(Lower *L, Call *c, int unused);
 Ref call_inner(Lower *L, Call *c, int unused);
 Ref call_vdot(Lower *L, Call *c, int unused);
+Ref call_cross(Lower *L, Call *c, int unused);
 /* lower_search.c: look-ups in sorted arrays */
 Ref call_searchsorted(Lower *L, Call *c, int unused);
 Ref call_interp(Lower *L, Call *c, int unused);

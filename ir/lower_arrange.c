@@ -101,6 +101,14 @@ Ref call_diff(Lower *L, Call *c, int unused)
     return x;
 }
 
+Ref lower_component(Program *p, Span span, Ref a, int k, int64_t i)
+{
+    AxisIndex sel[NPX_MAX_RANK];
+    whole(sel, V(p, a)->shape.ndim);
+    sel[k] = (AxisIndex){ true, i, NPX_NO_BOUND, 1, 0, 0 };
+    return build_index(p, span, a, sel);
+}
+
 Ref lower_shifted(Program *p, Span span, Ref a, int k, int from)
 {
     AxisIndex sel[NPX_MAX_RANK];

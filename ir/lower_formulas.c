@@ -238,3 +238,52 @@ Ref call_vdot(Lower *L, Call *c, int unused)
         return 0;
     return build_matmul(P(L), at, sp, x, y, "vdot");
 }
+
+/* cross(a, b) of 3-vectors along the last axes, as NumPy computes it:
+ * (a1 b2 - a2 b1, a2 b0 - a0 b2, a0 b1 - a1 b0), stacked on a new last
+ * axis; the other axes broadcast. */
+Ref call_cross(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "b", "axisa", "axisb", "axisc", "axis", NULL };
+    const Expr *a[6];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    for (int i = 2; i < 6; i++)
+        if (!lower_not_given(L, c, a[i], params[i]))
+            return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref part[2][3];
+    for (int i = 0; i < 2; i++) {
+        Ref v = lower_asarray(p, sp, lower_expr(L, a[i]));
+        if (!v)
+            return 0;
+        const Shape *s = &V(p, v)->shape;
+        Dim n = s->ndim ? s->d[s->ndim - 1] : 0;
+        if (n == 2 || DIM_IS_SYM(n)) {
+            diag_error(p->diag, a[i]->span, "cross(): vectors of %s elements are not supported yet (only 3)",
+                       n == 2 ? "2 (deprecated in NumPy 2.0)" : dim_str(p, n));
+            return 0;
+        }
+        if (n != 3) {
+            diag_error(p->diag, a[i]->span, "incompatible dimensions for cross product (dimension must be 2 or 3)");
+            return 0;
+        }
+        for (int k = 0; k < 3; k++)
+            part[i][k] = lower_component(p, sp, v, s->ndim - 1, k);
+    }
+    static const int first[3] = { 1, 2, 0 }, second[3] = { 2, 0, 1 };
+    Ref out = 0;
+    for (int k = 0; k < 3; k++) {
+        Ref ab = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ part[0][first[k]], part[1][second[k]] }, 2, false);
+        Ref ba = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ part[0][second[k]], part[1][first[k]] }, 2, false);
+        Ref ck = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ ab, ba }, 2, false);
+        if (!ck)
+            return 0;
+        int nd = V(p, ck)->shape.ndim;
+        ck = build_expand(p, sp, ck, 1u << nd, nd + 1);
+        out = k ? lower_join(L, sp, at, out, ck, nd, k) : ck;
+    }
+    return out;
+}

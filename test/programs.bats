@@ -452,3 +452,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     npx_exec "p2" "$d/p2" --random 1 --dim N=5 -o "$d/two"
     run -0 "$NPXCMP" "$d/one/y.npy" "$d/two/y.npy"
 }
+
+@test "cross of 3-vectors matches NumPy: broadcast leading axes, integers, mixed dtypes" {
+    check_program "$BATS_TEST_DIRNAME/programs/cross.npx"
+}
