@@ -176,44 +176,29 @@ static Ref linspace(Lower *L, Call *c, const Expr *start_e, const Expr *stop_e, 
     return y;
 }
 
-/* linspace(start, stop, num, endpoint, dtype): integer dtypes floored
- * before the cast, as NumPy does. */
-Ref call_linspace(Lower *L, Call *c, int unused)
+/* linspace(start, stop, num, endpoint, retstep, dtype, axis) (log 0): an
+ * integer dtype floors before the cast, as NumPy does; logspace(start, stop,
+ * num, endpoint, base, dtype, axis) (log 1): base ** linspace(start, stop,
+ * num, endpoint), cast by dtype= as NumPy's astype (no floor). */
+Ref call_linspace(Lower *L, Call *c, int log)
 {
-    (void)unused;
-    static const char *const params[] = { "start", "stop", "num", "endpoint", "retstep", "dtype", "axis", NULL };
-    const Expr *a[7];
-    Program *p = P(L);
-    npx_dtype t = NPX_F64;
-    if (!lower_bind_args(L, c, params, 2, a) || !lower_not_given(L, c, a[4], "retstep") ||
-        !lower_not_given(L, c, a[6], "axis") || (a[5] && !lower_dtype(L, a[5], &t)))
-        return 0;
-    Ref y = linspace(L, c, a[0], a[1], a[2], a[3]);
-    if (y && dtype_is_int(t))
-        y = build_ufunc(p, c->call->at, c->call->span, UF_floor, &y, 1, false);
-    return !y || t == NPX_F64 ? y : build_cast(p, c->call->span, y, t);
-}
-
-/* logspace(start, stop, num, endpoint, base, dtype): base ** linspace(start,
- * stop, num, endpoint), as NumPy computes it, float64 unless dtype= casts
- * it (an integer dtype truncates, no floor: NumPy's astype). */
-Ref call_logspace(Lower *L, Call *c, int unused)
-{
-    (void)unused;
-    static const char *const params[] = { "start", "stop", "num", "endpoint", "base", "dtype", "axis", NULL };
+    static const char *const lin[] = { "start", "stop", "num", "endpoint", "retstep", "dtype", "axis", NULL };
+    static const char *const logs[] = { "start", "stop", "num", "endpoint", "base", "dtype", "axis", NULL };
     const Expr *a[7];
     Program *p = P(L);
     npx_dtype t = NPX_F64;
     double base = 10.0;
-    if (!lower_bind_args(L, c, params, 2, a) || !lower_not_given(L, c, a[6], "axis") ||
-        (a[4] && !constant_number(L, c, a[4], "base", &base)) || (a[5] && !lower_dtype(L, a[5], &t)))
+    if (!lower_bind_args(L, c, log ? logs : lin, 2, a) || !lower_not_given(L, c, a[6], "axis") ||
+        (!log && !lower_not_given(L, c, a[4], "retstep")) ||
+        (log && a[4] && !constant_number(L, c, a[4], "base", &base)) || (a[5] && !lower_dtype(L, a[5], &t)))
         return 0;
+    Span at = c->call->at, sp = c->call->span;
     Ref y = linspace(L, c, a[0], a[1], a[2], a[3]);
-    if (!y)
-        return 0;
-    Ref b = build_literal(p, c->call->span, NPX_F64, 0, base, true);
-    y = build_ufunc(p, c->call->at, c->call->span, UF_power, (Ref[]){ b, y }, 2, false);
-    return !y || t == NPX_F64 ? y : build_cast(p, c->call->span, y, t);
+    if (y && log)
+        y = build_ufunc(p, at, sp, UF_power, (Ref[]){ build_literal(p, sp, NPX_F64, 0, base, true), y }, 2, false);
+    else if (y && dtype_is_int(t))
+        y = build_ufunc(p, at, sp, UF_floor, &y, 1, false);
+    return !y || t == NPX_F64 ? y : build_cast(p, sp, y, t);
 }
 
 /* flatnonzero(a): where the flattened a is not zero, as NumPy computes it,
