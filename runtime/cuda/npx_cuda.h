@@ -81,7 +81,8 @@
  *   cublasDgemm (column-major, CUBLAS_OP_N/T/C, alpha/beta, leading
  *   dimensions checked as cuBLAS does) cublasSgemmStridedBatched
  *   cublasDgemmStridedBatched (each matrix a gemm) cublasGetStatusString
- *   cublasGetStatusName. The GEMM accumulates in double; in TF32 mode
+ *   cublasGetStatusName. The GEMM accumulates in the matrices' type, one
+ *   fused multiply-add a step, as cuBLAS's kernels do; in TF32 mode
  *   cublasSgemm first rounds A and B to TF32 as the tensor cores do.
  *
  * ---- How the emulation behaves ------------------------------------------------
@@ -175,6 +176,7 @@
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
+#include <cmath>
 #include <functional>
 #include <map>
 #include <memory>
@@ -1996,18 +1998,17 @@ static inline cublasStatus_t npx_emu_gemm_run(bool tf32, cublasOperation_t ta, c
         npx_emu_pack(pa.data(), A, lda, at, m, k, tf32);   /* row i of op(A) */
         npx_emu_pack(pb.data(), B, ldb, !bt, n, k, tf32);  /* column j of op(B) */
     }
-    double a = (double)alpha, b = (double)beta;
     for (int j = 0; j < n; j++)
         for (int i = 0; i < m; i++) {
-            double acc = 0;
+            T acc = 0;              /* in T, one fused multiply-add a step, as cuBLAS's kernels do */
             if (use_ab) {
                 const double *x = &pa[(size_t)i * k], *y = &pb[(size_t)j * k];
                 for (int l = 0; l < k; l++)
-                    acc += x[l] * y[l];
+                    acc = std::fma((T)x[l], (T)y[l], acc);
             }
             T *c = &C[(size_t)i + (size_t)j * ldc];
             /* beta == 0: C is not read (it may hold NaN). */
-            *c = (T)(b == 0 ? a * acc : a * acc + b * (double)*c);
+            *c = beta == (T)0 ? alpha * acc : std::fma(alpha, acc, beta * *c);
         }
     return CUBLAS_STATUS_SUCCESS;
 }
