@@ -44,12 +44,14 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
 /* The kernel's a * b + acc must be one fused multiply-add, as in every BLAS:
  * two instructions would halve its speed and need a register the 6 x 16
  * AVX2 tile does not have. GCC contracts nothing under -std=c11 unless told
- * to; clang contracts within an expression by default (and knows no
- * optimize attribute). */
+ * to, and forms FMAs only from -O2: the tile is built at -O3 whatever the
+ * program's level, so that its results do not change with it (an -O1
+ * sanitizer build gave other last bits). clang contracts within an
+ * expression by default (and knows no optimize attribute). */
 #if defined(__clang__)
 #define NPX_GEMM_FUSED
 #else
-#define NPX_GEMM_FUSED __attribute__((optimize("fp-contract=fast")))
+#define NPX_GEMM_FUSED __attribute__((optimize("O3,fp-contract=fast")))
 #endif
 
 /* NPX_GEMM(T, s): npx_gemm_s and its helpers for element type T. */
