@@ -37,7 +37,7 @@ const char *cx_dims(Emitter *e, const Dim *d, int n)
 const char *cx_flat(Emitter *e, const Shape *s, Idx idx)
 {
     if (!idx)
-        return "i";
+        return s->ndim ? "i" : "0";              /* a 0-d value is read outside any loop */
     const char *sum = NULL;
     for (int k = 0; k < s->ndim; k++) {
         if (strcmp(idx[k], "0") == 0)
