@@ -206,8 +206,9 @@ static bool two_arrays(Lower *L, Call *c, Ref *x, Ref *y)
     return *x && *y;
 }
 
-/* inner(a, b): the sum over the last axes, for vectors and matrices: a @ b
- * with b's rows as columns (a vector b as it is; inner(u, M) is M @ u). */
+/* inner(a, b): the sum over the last axes. For vectors and matrices a @ b
+ * with b's rows as columns (a vector b as it is; inner(u, M) is M @ u);
+ * with more axes, tensordot over the last axes. */
 Ref call_inner(Lower *L, Call *c, int unused)
 {
     (void)unused;
@@ -219,10 +220,8 @@ Ref call_inner(Lower *L, Call *c, int unused)
     int nx = V(p, x)->shape.ndim, ny = V(p, y)->shape.ndim;
     if (nx == 0 || ny == 0)
         return build_ufunc(p, at, sp, UF_multiply, (Ref[]){ x, y }, 2, false);
-    if (nx > 2 || ny > 2) {
-        diag_error(p->diag, at, "inner() of arrays of more than 2 axes is not supported yet");
-        return 0;
-    }
+    if (nx > 2 || ny > 2)
+        return lower_tensordot(L, at, sp, x, y, (int[]){ nx - 1 }, (int[]){ ny - 1 }, 1);
     if (nx == 1 && ny == 2)
         return build_matmul(p, at, sp, y, x, "inner");
     return build_matmul(p, at, sp, x, ny == 2 ? build_transpose(p, sp, y, NULL) : y, "inner");

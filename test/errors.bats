@@ -265,3 +265,7 @@ PY
 @test "np.array of lists whose elements differ in shape is a located error, where they differ" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/array_literals.npx"
 }
+
+@test "tensordot's axes written wrong are NumPy's errors, each at the axis or the call" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/tensordot.npx"
+}

@@ -456,3 +456,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "cross of 3-vectors matches NumPy: broadcast leading axes, integers, mixed dtypes" {
     check_program "$BATS_TEST_DIRNAME/programs/cross.npx"
 }
+
+@test "tensordot matches NumPy: default, int and paired axes, transposes, outer products, 0-d results, inner of N-D" {
+    check_program "$BATS_TEST_DIRNAME/programs/tensordot.npx"
+}

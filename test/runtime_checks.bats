@@ -305,3 +305,14 @@ load test_helper
     run -0 "$PROG" --random 1 --dim N=4 --dim K=4 --dim M=3 -o "$BATS_TEST_TMPDIR/out"
     [ -f "$BATS_TEST_TMPDIR/out/y.npy" ]
 }
+
+@test "tensordot's summed axes of a symbol and a literal must agree when the program runs: exit 3, no output" {
+    printf 'input p: f32[J, 3]\ninput q: f32[3, 4]\noutput r\nr = np.tensordot(p, q, axes=([0, 1], [1, 0]))\n' \
+        >"$BATS_TEST_TMPDIR/td.npx"
+    build_program "$BATS_TEST_TMPDIR/td.npx"
+    run -3 "$PROG" --random 1 --dim J=5 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"td.npx:4: tensordot: shape-mismatch for sum: J is 5, not 4"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/r.npy" ]
+    run -0 "$PROG" --random 1 --dim J=4 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/r.npy" ]
+}

@@ -1,0 +1,164 @@
+/* lower_tensordot.c: np.tensordot(a, b, axes=2), the sum of products over
+ * pairs of axes, computed as NumPy computes it (numpy/_core/numeric.py): a's
+ * summed axes moved last and b's first, each operand read as a matrix, one
+ * matrix product (BLAS or npxc's GEMM behind it), and the result read with
+ * a's other axes then b's. inner() of arrays of more than two axes is the
+ * same product over the last axes. */
+#include "lower.h"
+
+static Program *P(Lower *L) { return L->p; }
+
+/* x viewed as a matrix: the axes in `order`, the first `rows` of them
+ * merged into its rows and the others into its columns; false when a
+ * merged size would need more size symbols than a size may hold. */
+static bool as_matrix(Program *p, Span at, Span sp, Ref *x, const int *order, int rows, Shape *free_axes, bool first)
+{
+    const Shape *s = &V(p, *x)->shape;
+    Dim d[NPX_MAX_RANK], merged[2];
+    bool moved = false;
+    for (int k = 0; k < s->ndim; k++) {
+        d[k] = s->d[order[k]];
+        moved |= order[k] != k;
+    }
+    int nfree = first ? rows : s->ndim - rows;
+    *free_axes = (Shape){ nfree, { 0 } };
+    for (int k = 0; k < nfree; k++)
+        free_axes->d[k] = d[first ? k : rows + k];
+    if (!ir_product_dim(p, d, rows, &merged[0]) || !ir_product_dim(p, d + rows, s->ndim - rows, &merged[1])) {
+        diag_error(p->diag, at, "tensordot(): more than %d size symbols in one size", NPX_MAX_RANK);
+        return false;
+    }
+    if (moved)
+        *x = build_transpose(p, sp, *x, order);
+    if (s->ndim != 2 || s->d[0] != merged[0] || s->d[1] != merged[1])
+        *x = build_reshape(p, sp, *x, &(Shape){ 2, { merged[0], merged[1] } });
+    return *x != 0;
+}
+
+Ref lower_tensordot(Lower *L, Span at, Span sp, Ref x, Ref y, const int *axes_x, const int *axes_y, int n)
+{
+    Program *p = P(L);
+    const Shape *sx = &V(p, x)->shape, *sy = &V(p, y)->shape;
+    for (int k = 0; k < n; k++) {
+        Dim dx = sx->d[axes_x[k]], dy = sy->d[axes_y[k]];
+        if (dims_differ(p, dx, dy)) {
+            diag_error(p->diag, at, "shape-mismatch for sum: axis %d of a (%s) is %s long, axis %d of b (%s) is %s",
+                       axes_x[k], shape_str(p, sx, V(p, x)->dtype, false), dim_str(p, dx), axes_y[k],
+                       shape_str(p, sy, V(p, y)->dtype, false), dim_str(p, dy));
+            return 0;
+        }
+        if (dx != dy)
+            ir_add_check(p, p->nstmts - 1, dx, dy, at, "tensordot: shape-mismatch for sum");
+    }
+    int nfree = sx->ndim + sy->ndim - 2 * n;
+    if (nfree > NPX_MAX_RANK) {
+        diag_error(p->diag, at, "tensordot(): a result of %d axes is not supported yet (at most %d)", nfree,
+                   NPX_MAX_RANK);
+        return 0;
+    }
+    int order_x[NPX_MAX_RANK], order_y[NPX_MAX_RANK], kx = 0, ky = n;
+    uint32_t summed_x = 0, summed_y = 0;
+    for (int k = 0; k < n; k++) {
+        summed_x |= 1u << axes_x[k];
+        summed_y |= 1u << axes_y[k];
+        order_x[sx->ndim - n + k] = axes_x[k];  /* a: the others, then the summed axes */
+        order_y[k] = axes_y[k];                 /* b: the summed axes, then the others */
+    }
+    for (int k = 0; k < sx->ndim; k++)
+        if (!(summed_x >> k & 1))
+            order_x[kx++] = k;
+    for (int k = 0; k < sy->ndim; k++)
+        if (!(summed_y >> k & 1))
+            order_y[ky++] = k;
+    Shape free_x, free_y;
+    if (!as_matrix(p, at, sp, &x, order_x, sx->ndim - n, &free_x, true) ||
+        !as_matrix(p, at, sp, &y, order_y, n, &free_y, false))
+        return 0;
+    Ref product = build_matmul(p, at, sp, x, y, "tensordot");
+    Shape out = free_x;
+    for (int k = 0; k < free_y.ndim; k++)
+        out.d[out.ndim++] = free_y.d[k];
+    const Shape *got = product ? &V(p, product)->shape : NULL;
+    if (!got || (got->ndim == 2 && out.ndim == 2 && got->d[0] == out.d[0] && got->d[1] == out.d[1]))
+        return product;
+    return build_reshape(p, sp, product, &out);
+}
+
+/* One side of axes=: an int or a list of them, each in range for an
+ * array of ndim axes (NumPy indexes a.shape with it: IndexError), made
+ * non-negative; -1 after an error. */
+static int summed_axes(Lower *L, const Expr *e, int ndim, const char *name, int *axes)
+{
+    bool many = e->kind == EXPR_TUPLE || e->kind == EXPR_LIST;
+    int n = many ? e->args.n : 1;
+    if (n > NPX_MAX_RANK) {
+        diag_error(P(L)->diag, e->span, "tensordot(): more axes than %s has", name);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        const Expr *item = many ? e->args.v[i] : e;
+        int64_t ax;
+        if (!lower_const_int(L, item, &ax))
+            return -1;
+        if (ax < -ndim || ax >= ndim) {
+            diag_error(P(L)->diag, item->span, "tuple index out of range (axis %lld of %s, which has %d)",
+                       (long long)ax, name, ndim);
+            return -1;
+        }
+        axes[i] = (int)(ax < 0 ? ax + ndim : ax);
+        for (int j = 0; j < i; j++)
+            if (axes[j] == axes[i]) {
+                diag_error(P(L)->diag, item->span, "duplicate axes are not allowed in tensordot");
+                return -1;
+            }
+    }
+    return n;
+}
+
+/* tensordot(a, b, axes=2): axes an int N (a's last N axes with b's first
+ * N) or a pair (axes of a, axes of b), each an int or a list. */
+Ref call_tensordot(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "b", "axes", NULL };
+    const Expr *a[3];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0])), y = x ? lower_asarray(p, sp, lower_expr(L, a[1])) : 0;
+    if (!y)
+        return 0;
+    int nx = V(p, x)->shape.ndim, ny = V(p, y)->shape.ndim, axes_x[NPX_MAX_RANK], axes_y[NPX_MAX_RANK], n, m;
+    const Expr *axes = a[2];
+    if (axes && (axes->kind == EXPR_TUPLE || axes->kind == EXPR_LIST)) {
+        if (axes->args.n != 2) {
+            diag_error(p->diag, axes->span, "tensordot(): axes= is an int or a pair (axes of a, axes of b); "
+                                            "%d items cannot be unpacked into two", axes->args.n);
+            return 0;
+        }
+        n = summed_axes(L, axes->args.v[0], nx, "a", axes_x);
+        m = n < 0 ? -1 : summed_axes(L, axes->args.v[1], ny, "b", axes_y);
+        if (m < 0)
+            return 0;
+        if (n != m) {
+            diag_error(p->diag, axes->span, "shape-mismatch for sum: %d of a's axes against %d of b's", n, m);
+            return 0;
+        }
+    } else {
+        int64_t count = 2;
+        if (axes && !lower_const_int(L, axes, &count))
+            return 0;
+        n = count > 0 ? (int)(count < NPX_MAX_RANK ? count : NPX_MAX_RANK + 1) : 0;   /* range(-N, 0) */
+        if (n > nx || n > ny) {
+            diag_error(p->diag, axes ? axes->span : at, "tuple index out of range (%lld axes summed; a has %d, b %d)",
+                       (long long)count, nx, ny);
+            return 0;
+        }
+        for (int k = 0; k < n; k++) {
+            axes_x[k] = nx - n + k;
+            axes_y[k] = k;
+        }
+    }
+    return lower_tensordot(L, at, sp, x, y, axes_x, axes_y, n);
+}
