@@ -725,7 +725,7 @@ static bool find_function(const char *name, bool method, Handler *fn, int *arg)
     if (method)
         return false;
     for (int f = 0; f < UF_COUNT; f++)
-        if (strcmp(ufunc_info[f].name, name) == 0) {
+        if (strcmp(ufunc_info[f].name, name) == 0 && !(ufunc_info[f].flags & UF_INTERNAL)) {
             *fn = call_ufunc;
             *arg = f;
             return true;

@@ -1,7 +1,7 @@
 /* lower_formulas.c: NumPy library functions whose source is a short formula
  * in NumPy itself, lowered to that formula so that they round, promote and
  * fuse as NumPy's statements would: sinc (numpy/lib/_function_base_impl.py),
- * trapezoid, select, average without weights, polyval
+ * trapezoid, select, average, polyval
  * (numpy/lib/_polynomial_impl.py), inner and vdot of vectors and matrices. */
 #include "lower.h"
 
@@ -117,25 +117,97 @@ Ref call_select(Lower *L, Call *c, int unused)
     return r;
 }
 
-/* average(a, axis=None, weights=None, returned=False, keepdims=False)
- * without weights: a.mean(axis, keepdims=keepdims), as NumPy computes it. */
+static Ref in_dtype(Program *p, Span sp, Ref r, npx_dtype t)
+{
+    return V(p, r)->dtype == t ? r : build_cast(p, sp, r, t);
+}
+
+/* average's weights laid over a's axes (numpy/lib/_function_base_impl.py,
+ * _weights_are_valid): as they are when their shape is a's, else a's
+ * lengths along the axes given (in the order given), moved into a's
+ * order with size-1 axes between them. 0 after an error. */
+static Ref laid_weights(Lower *L, Span at, Ref x, Ref w, const Expr *axis, uint32_t axes)
+{
+    Program *p = P(L);
+    const Shape *sx = &V(p, x)->shape, *sw = &V(p, w)->shape;
+    bool same = sx->ndim == sw->ndim;
+    for (int k = 0; same && k < sx->ndim; k++)
+        same = !dims_differ(p, sx->d[k], sw->d[k]);
+    if (!same && !axis) {
+        diag_error(p->diag, at, "Axis must be specified when shapes of a and weights differ (%s and %s)",
+                   shape_str(p, sx, V(p, x)->dtype, false), shape_str(p, sw, V(p, w)->dtype, false));
+        return 0;
+    }
+    int order[NPX_MAX_RANK], n = 0;              /* the axes as given, made non-negative */
+    bool many = axis && (axis->kind == EXPR_TUPLE || axis->kind == EXPR_LIST);
+    for (int i = 0; !same && i < (many ? axis->args.n : 1); i++) {
+        int64_t k = 0;
+        lower_const_int(L, many ? axis->args.v[i] : axis, &k);   /* checked by lower_axes */
+        order[n++] = (int)(k < 0 ? k + sx->ndim : k);
+    }
+    bool fits = same || sw->ndim == n;
+    for (int i = 0; fits && i < (same ? sx->ndim : n); i++)
+        fits = !dims_differ(p, same ? sx->d[i] : sx->d[order[i]], sw->d[i]);
+    if (!fits) {
+        diag_error(p->diag, at, "Shape of weights must be consistent with shape of a along specified axis (%s and %s)",
+                   shape_str(p, sw, V(p, w)->dtype, false), shape_str(p, sx, V(p, x)->dtype, false));
+        return 0;
+    }
+    for (int i = 0; i < (same ? sx->ndim : n); i++) {
+        Dim dx = same ? sx->d[i] : sx->d[order[i]], dw = sw->d[i];
+        if (dx != dw)
+            ir_add_check(p, p->nstmts - 1, dx, dw, at, "average: the weights' shape differs from a's");
+    }
+    if (same)
+        return w;
+    int perm[NPX_MAX_RANK], m = 0;               /* wgt.transpose(argsort(axis)) */
+    for (int k = 0; k < sx->ndim; k++)
+        for (int i = 0; i < n; i++)
+            if (order[i] == k)
+                perm[m++] = i;
+    bool moved = false;
+    for (int i = 0; i < n; i++)
+        moved |= perm[i] != i;
+    if (moved)
+        w = build_transpose(p, at, w, perm);
+    return n < sx->ndim ? build_expand(p, at, w, ((1u << sx->ndim) - 1) & ~axes, sx->ndim) : w;
+}
+
+/* average(a, axis=None, weights=None, returned=False, keepdims=False):
+ * without weights a.mean(axis, keepdims=keepdims); with them, as NumPy
+ * computes it: (a * w).sum(axis) / w.sum(axis), both in a's and w's dtype
+ * (float64 for an integer a), a zero sum of weights NumPy's
+ * ZeroDivisionError when the program runs. */
 Ref call_average(Lower *L, Call *c, int unused)
 {
     (void)unused;
     static const char *const params[] = { "a", "axis", "weights", "returned", "keepdims", NULL };
     const Expr *a[5];
     bool keepdims = false;
-    if (!lower_bind_args(L, c, params, 1, a) || !lower_not_given(L, c, a[2], "weights") ||
-        (a[4] && !lower_bool_flag(L, a[4], &keepdims)))
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 1, a) || (a[4] && !lower_bool_flag(L, a[4], &keepdims)))
         return 0;
     bool returned = false;
     if (a[3] && (!lower_bool_flag(L, a[3], &returned) || (returned && !lower_not_given(L, c, a[3], "returned"))))
         return 0;
-    Ref x = lower_asarray(P(L), c->call->span, lower_expr(L, a[0]));
+    Span at = c->call->at, sp = c->call->span;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
     uint32_t axes;
-    if (!x || !lower_axes(L, a[1], V(P(L), x)->shape.ndim, &axes))
+    const Expr *axis = a[1] && a[1]->kind != EXPR_NONE ? a[1] : NULL;
+    if (!x || !lower_axes(L, axis, V(p, x)->shape.ndim, &axes))
         return 0;
-    return build_reduce(P(L), c->call->span, RED_mean, x, axes, keepdims);
+    if (!a[2] || a[2]->kind == EXPR_NONE)
+        return build_reduce(p, sp, RED_mean, x, axes, keepdims);
+    Ref w = lower_asarray(p, sp, lower_expr(L, a[2]));
+    if (!w || !(w = laid_weights(L, at, x, w, axis, axes)))
+        return 0;
+    npx_dtype tx = V(p, x)->dtype, t = dtype_promote(tx, V(p, w)->dtype);
+    if (!dtype_is_float(tx))
+        t = dtype_promote(t, NPX_F64);
+    Ref scale = build_reduce_as(p, sp, RED_sum, w, axes, keepdims, t);
+    Ref product = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ in_dtype(p, sp, x, t), in_dtype(p, sp, w, t) }, 2, false);
+    Ref sum = product ? build_reduce(p, sp, RED_sum, product, axes, keepdims) : 0;
+    return sum && scale ? build_ufunc(p, at, sp, UF_weights_divide, (Ref[]){ sum, scale }, 2, false) : 0;
 }
 
 /* polyval(p, x): y = zeros_like(x), then y = y * x + pv for each

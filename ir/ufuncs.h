@@ -13,6 +13,7 @@
 
 enum {
     UF_OUT_BOOL = 1,    /* the result is bool whatever the inputs */
+    UF_INTERNAL = 2,    /* npxc's own step of a library function: no name reaches it */
 };
 
 #define UFUNCS(X)                                                                          \
@@ -85,7 +86,8 @@ enum {
     X(fabs, 1, 0, NULL, NULL, "fabs$f($0)")                                            \
     X(deg2rad, 1, 0, NULL, NULL, "$0 * (3.14159265358979323846$f / 180.0$f)")          \
     X(rad2deg, 1, 0, NULL, NULL, "$0 * (180.0$f / 3.14159265358979323846$f)")          \
-    X(where, 3, 0, "$0 ? $1 : $2", "$0 ? $1 : $2", "$0 ? $1 : $2")
+    X(where, 3, 0, "$0 ? $1 : $2", "$0 ? $1 : $2", "$0 ? $1 : $2")                     \
+    X(weights_divide, 2, UF_INTERNAL, NULL, NULL, "npx_weights_divide_$t(st, $l, $0, $1)")
 
 typedef enum {
 #define X(name, nin, flags, b, i, f) UF_##name,

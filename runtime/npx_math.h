@@ -234,8 +234,9 @@ static inline __attribute__((unused)) int64_t npx_pow_checked_i64(const npx_stat
 
 /* Python numbers (sizes, counters, and numbers made from them) known when
  * the program runs: a division by zero is Python's ZeroDivisionError, in
- * Python's words, not NumPy's inf or 0. */
-enum { NPX_PY_FLOORDIV, NPX_PY_MOD, NPX_PY_TRUEDIV, NPX_PY_FLOAT_FLOORDIV, NPX_PY_FLOAT_MOD };
+ * Python's words, not NumPy's inf or 0. np.average's division by the sum
+ * of its weights raises the same error, in NumPy's words. */
+enum { NPX_PY_FLOORDIV, NPX_PY_MOD, NPX_PY_TRUEDIV, NPX_PY_FLOAT_FLOORDIV, NPX_PY_FLOAT_MOD, NPX_WEIGHTS_SUM_ZERO };
 NPX_INLINE const char *npx_py_zero_division(int kind)
 {
     switch (kind) {
@@ -243,6 +244,7 @@ NPX_INLINE const char *npx_py_zero_division(int kind)
     case NPX_PY_MOD: return "integer modulo by zero";
     case NPX_PY_TRUEDIV: return "division by zero";
     case NPX_PY_FLOAT_FLOORDIV: return "float floor division by zero";
+    case NPX_WEIGHTS_SUM_ZERO: return "Weights sum to zero, can't be normalized";
     default: return "float modulo";
     }
 }
@@ -253,7 +255,9 @@ NPX_INLINE const char *npx_py_zero_division(int kind)
     X(npx_py_mod, int64_t, NPX_PY_MOD, npx_mod_i64(a, b))                      \
     X(npx_py_truediv, double, NPX_PY_TRUEDIV, a / b)                           \
     X(npx_py_floordiv_f64, double, NPX_PY_FLOAT_FLOORDIV, npx_floordiv_f64(a, b)) \
-    X(npx_py_mod_f64, double, NPX_PY_FLOAT_MOD, npx_mod_f64(a, b))
+    X(npx_py_mod_f64, double, NPX_PY_FLOAT_MOD, npx_mod_f64(a, b))      \
+    X(npx_weights_divide_f32, float, NPX_WEIGHTS_SUM_ZERO, a / b)      \
+    X(npx_weights_divide_f64, double, NPX_WEIGHTS_SUM_ZERO, a / b)
 #define X(name, T, kind, result)                                                              \
     static inline __attribute__((unused)) T name(const npx_state *st, int line, T a, T b)   \
     {                                                                                         \

@@ -254,7 +254,7 @@ PY
     check_diagnostic "$BATS_TEST_DIRNAME/errors/ufunc_methods.npx"
 }
 
-@test "clip, select, trapezoid and cross written wrong are located errors, with NumPy's words" {
+@test "clip, select, trapezoid, cross and average's weights written wrong are located errors, with NumPy's words" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/formulas.npx"
 }
 

@@ -457,6 +457,10 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/cross.npx"
 }
 
+@test "average with weights matches NumPy: along axes in any order, keepdims, integer data, mixed dtypes" {
+    check_program "$BATS_TEST_DIRNAME/programs/average_weights.npx"
+}
+
 @test "tensordot matches NumPy: default, int and paired axes, transposes, outer products, 0-d results, inner of N-D" {
     check_program "$BATS_TEST_DIRNAME/programs/tensordot.npx"
 }

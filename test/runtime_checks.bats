@@ -316,3 +316,18 @@ load test_helper
     run -0 "$PROG" --random 1 --dim J=4 -o "$BATS_TEST_TMPDIR/out"
     [ -f "$BATS_TEST_TMPDIR/out/r.npy" ]
 }
+
+@test "average's weights that sum to zero are NumPy's ZeroDivisionError, exit 3, no output, on both targets" {
+    printf 'input x: f32[B, V]\ninput w: f32[V]\noutput r\nr = np.average(x, axis=1, weights=w - w[0])\n' \
+        >"$BATS_TEST_TMPDIR/avg.npx"
+    build_program "$BATS_TEST_TMPDIR/avg.npx"
+    run -3 "$PROG" --random 1 --dim B=3 --dim V=1 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"avg.npx:4: Weights sum to zero, can't be normalized"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/r.npy" ]
+    run -0 "$PROG" --random 1 --dim B=3 --dim V=4 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/r.npy" ]
+    build_cuda_program "$BATS_TEST_TMPDIR/avg.npx"
+    run -3 "$CUDA_PROG" --random 1 --dim B=3 --dim V=1 -o "$BATS_TEST_TMPDIR/cout"
+    [[ $output == *"avg.npx:4: Weights sum to zero, can't be normalized"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/cout/r.npy" ]
+}
