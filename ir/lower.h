@@ -112,8 +112,10 @@ Ref call_ufunc_method(Lower *L, Call *c, int f);
 /* lower_composite.c: functions NumPy defines through others */
 Ref call_var(Lower *L, Call *c, int is_std);
 Ref call_ptp(Lower *L, Call *c, int unused);
-/* var's value: sum((x - mean)**2) / max(n - ddof, 0) over axes */
-Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, int64_t ddof);
+/* var's value: sum((x - mean)**2) / max(n - ddof, 0) over axes, both sums
+ * in dtype t (0: NumPy's default) */
+Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, Ref ddof, npx_dtype t);
+Ref lower_ddof(Lower *L, const Expr *e);    /* a Python number, 0 when e is NULL */
 /* lower_nan.c: which 0 nansum, 1 nanprod, 2 nanmean, 3 nanmax, 4 nanmin, 5 nanvar, 6 nanstd */
 Ref call_nan(Lower *L, Call *c, int which);
 Ref call_eye(Lower *L, Call *c, int which);        /* eye, identity (1) */

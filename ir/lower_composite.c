@@ -21,10 +21,11 @@ static bool operand_and_axes(Lower *L, const Expr *a, const Expr *axis, Ref *x, 
     return *x && lower_axes(L, axis, V(P(L), *x)->shape.ndim, axes);
 }
 
-/* var(a, axis, ddof, keepdims): the mean (kept as a size-1 axis), the sum
- * of squared deviations from it, divided by max(n - ddof, 0) as a Python int
- * (so float32 stays float32; integers and bools give float64, as in NumPy).
- * std is its square root. */
+/* var(a, axis, dtype, ddof, keepdims): the mean (kept as a size-1 axis),
+ * the sum of squared deviations from it, divided by max(n - ddof, 0), a
+ * Python number (so float32 stays float32; integers and bools give float64,
+ * as in NumPy). dtype= is the dtype of both sums (numpy/_core/_methods.py,
+ * _var), a float one only. std is its square root. */
 Ref call_var(Lower *L, Call *c, int is_std)
 {
     static const char *const params[] = { "a", "axis", "dtype", "out", "ddof", "keepdims", NULL };
@@ -32,25 +33,45 @@ Ref call_var(Lower *L, Call *c, int is_std)
     Program *p = P(L);
     if (!lower_bind_args(L, c, params, 1, a))
         return 0;
-    for (int i = 2; i <= 3; i++)
-        if (a[i]) {
-            diag_error(p->diag, a[i]->span, "%s(): '%s=' is not supported", c->fname, params[i]);
+    if (a[3]) {
+        diag_error(p->diag, a[3]->span, "%s(): 'out=' is not supported", c->fname);
+        return 0;
+    }
+    npx_dtype t = 0;
+    if (a[2] && a[2]->kind != EXPR_NONE) {
+        if (!lower_dtype(L, a[2], &t))
+            return 0;
+        if (!dtype_is_float(t)) {
+            diag_error(p->diag, a[2]->span, "%s(): a dtype= that is not a float (%s) is not supported yet", c->fname,
+                       dtype_name(t));
             return 0;
         }
-    int64_t ddof = 0;
+    }
     bool keepdims = false;
-    if ((a[4] && !lower_const_int(L, a[4], &ddof)) || (a[5] && !lower_bool_flag(L, a[5], &keepdims)))
-        return 0;
-    Ref x;
+    Ref ddof = lower_ddof(L, a[4]), x;
     uint32_t axes;
-    if (!operand_and_axes(L, a[0], a[1], &x, &axes))
+    if (!ddof || (a[5] && !lower_bool_flag(L, a[5], &keepdims)) || !operand_and_axes(L, a[0], a[1], &x, &axes))
         return 0;
     Span at = c->call->at, sp = c->call->span;
-    Ref var = lower_variance(L, at, sp, x, axes, keepdims, ddof);
+    Ref var = lower_variance(L, at, sp, x, axes, keepdims, ddof, t);
     return is_std && var ? build_ufunc(p, at, sp, UF_sqrt, &var, 1, false) : var;
 }
 
-Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, int64_t ddof)
+Ref lower_ddof(Lower *L, const Expr *e)
+{
+    Program *p = P(L);
+    if (!e)
+        return int_literal(p, (Span){ 0, 0 }, 0);
+    Ref r = lower_expr(L, e);
+    if (r && !V(p, r)->weak) {
+        diag_error(p->diag, e->span, "a ddof that is not a Python number (%s) is not supported yet",
+                   shape_str(p, &V(p, r)->shape, V(p, r)->dtype, false));
+        return 0;
+    }
+    return r;
+}
+
+Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, Ref ddof, npx_dtype t)
 {
     Program *p = P(L);
     const Shape *in = &V(p, x)->shape;
@@ -58,12 +79,13 @@ Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdi
     for (int k = 0; k < in->ndim; k++)
         if (axes >> k & 1)
             counted.d[counted.ndim++] = in->d[k];
-    Ref mean = build_reduce(p, sp, RED_mean, x, axes, true);
+    Ref mean = t ? build_reduce_as(p, sp, RED_mean, x, axes, true, t) : build_reduce(p, sp, RED_mean, x, axes, true);
     Ref dev = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ x, mean }, 2, false);
     Ref squared = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ dev, dev }, 2, false);
-    Ref total = build_reduce(p, sp, RED_sum, squared, axes, keepdims);
+    Ref total = t ? build_reduce_as(p, sp, RED_sum, squared, axes, keepdims, t)
+                  : build_reduce(p, sp, RED_sum, squared, axes, keepdims);
     Ref n = counted.ndim ? build_dimval(p, sp, &counted) : int_literal(p, sp, 1);
-    Ref dof = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ n, int_literal(p, sp, ddof) }, 2, true);
+    Ref dof = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ n, ddof }, 2, true);
     dof = build_ufunc(p, at, sp, UF_maximum, (Ref[]){ dof, int_literal(p, sp, 0) }, 2, true);
     return build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ total, dof }, 2, false);
 }

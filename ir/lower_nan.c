@@ -42,7 +42,7 @@ static Ref count_kept(Lower *L, Span at, Span sp, Ref mask, uint32_t axes, bool 
 }
 
 /* nanvar's variance of the non-NaN elements over axes, ddof as NumPy's */
-static Ref nan_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, int64_t ddof)
+static Ref nan_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, Ref ddof)
 {
     Program *p = P(L);
     Ref mask, arr = replace_nan(L, at, sp, x, 0, &mask);
@@ -51,8 +51,7 @@ static Ref nan_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool k
     Ref dev = lower_operator(L, AST_SUB, at, sp, arr, avg);
     dev = build_ufunc(p, at, sp, UF_where, (Ref[]){ mask, number(p, at, 0), dev }, 3, false);
     Ref var = build_reduce(p, sp, RED_sum, lower_operator(L, AST_MUL, at, sp, dev, dev), axes, keepdims);
-    Ref dof = lower_operator(L, AST_SUB, at, sp, count_kept(L, at, sp, mask, axes, keepdims),
-                             build_literal(p, sp, NPX_I64, ddof, (double)ddof, true));
+    Ref dof = lower_operator(L, AST_SUB, at, sp, count_kept(L, at, sp, mask, axes, keepdims), ddof);
     var = divide_by_count(L, at, sp, var, dof);
     Ref bad = lower_operator(L, AST_LE, at, sp, dof, build_literal(p, sp, NPX_I64, 0, 0, true));
     return build_ufunc(p, at, sp, UF_where, (Ref[]){ bad, number(p, at, NAN), var }, 3, false);
@@ -73,9 +72,9 @@ Ref call_nan(Lower *L, Call *c, int which)
         return 0;
     const Expr *keep = a[minmax ? 3 : var ? 5 : 4];
     bool keepdims = false;
-    int64_t ddof = 0;
+    Ref ddof = var ? lower_ddof(L, a[4]) : 0;
     if ((!minmax && !lower_not_given(L, c, a[2], "dtype")) || !lower_not_given(L, c, a[minmax ? 2 : 3], "out") ||
-        (var && a[4] && !lower_const_int(L, a[4], &ddof)) || (keep && !lower_bool_flag(L, keep, &keepdims)))
+        (var && !ddof) || (keep && !lower_bool_flag(L, keep, &keepdims)))
         return 0;
     Ref x = lower_asarray(p, sp, lower_expr(L, a[0])), mask, r;
     uint32_t axes;
@@ -85,7 +84,7 @@ Ref call_nan(Lower *L, Call *c, int which)
         static const Reduction plain_red[] = { RED_sum, RED_prod, RED_mean, RED_max, RED_min };
         if (!var)
             return build_reduce(p, sp, plain_red[which], x, axes, keepdims);
-        r = lower_variance(L, at, sp, x, axes, keepdims, ddof);
+        r = lower_variance(L, at, sp, x, axes, keepdims, ddof, 0);
         return which == NANSTD && r ? build_ufunc(p, at, sp, UF_sqrt, &r, 1, false) : r;
     }
     switch (which) {
