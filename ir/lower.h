@@ -121,7 +121,8 @@ Ref call_nan(Lower *L, Call *c, int which);
 Ref call_eye(Lower *L, Call *c, int which);        /* eye, identity (1) */
 /* column - row of an n x m matrix (int64): which diagonal each element is on */
 Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m);
-Ref call_linspace(Lower *L, Call *c, int log);      /* linspace, logspace */
+enum { LINSPACE, LOGSPACE, GEOMSPACE };
+Ref call_linspace(Lower *L, Call *c, int kind);
 Ref call_flatnonzero(Lower *L, Call *c, int unused);
 Ref call_count_nonzero(Lower *L, Call *c, int unused);
 Ref call_unique(Lower *L, Call *c, int unused);

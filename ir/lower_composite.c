@@ -1,7 +1,7 @@
 /* lower_composite.c: NumPy functions that NumPy itself computes through
  * other operations, lowered to those same operations so that they fuse like
  * any other code and round as NumPy's do: var and std (numpy/_core/
- * _methods.py), eye, linspace (numpy/_core/function_base.py), flatnonzero
+ * _methods.py), eye, linspace, logspace and geomspace (numpy/_core/function_base.py), flatnonzero
  * and count_nonzero (numpy/_core/numeric.py), ptp (numpy/_core/_methods.py),
  * unique (numpy/lib/_arraysetops_impl.py). */
 #include <math.h>
@@ -163,64 +163,92 @@ static bool constant_number(Lower *L, Call *c, const Expr *e, const char *param,
     return false;
 }
 
-/* linspace(start, stop, num, endpoint) of two numbers, float64, as NumPy
- * computes it: arange(num) * step + start with step = (stop - start) / div,
- * div = num - 1 (num without endpoint; a div of 0 multiplies by the
- * distance instead), the last element set to stop when endpoint and
- * num > 1. NULL arguments take NumPy's defaults (num 50, endpoint true). */
-static Ref linspace(Lower *L, Call *c, const Expr *start_e, const Expr *stop_e, const Expr *num_e,
-                    const Expr *endpoint_e)
+/* y with element 0 set to `first` and, when endpoint and there are two or
+ * more, the last to `last` (i the positions, count their number); NaN
+ * leaves that end as it is. */
+static Ref set_ends(Program *p, Span at, Span sp, Ref y, Ref i, Ref count, double first, double last, bool endpoint)
 {
-    Program *p = P(L);
-    double start, stop;
-    bool endpoint = true;
-    Dim num = 50;
-    if (!constant_number(L, c, start_e, "start", &start) || !constant_number(L, c, stop_e, "stop", &stop) ||
-        (num_e && !lower_dim(L, num_e, &num)) || (endpoint_e && !lower_bool_flag(L, endpoint_e, &endpoint)))
-        return 0;
-    Span at = c->call->at, sp = c->call->span;
-    Ref i = build_arange(p, sp, NPX_I64, 0, 1, num);
-    Ref count = DIM_IS_SYM(num) ? build_dimval(p, sp, &(Shape){ 1, { num } }) : int_literal(p, sp, num);
-    Ref div = endpoint ? build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true) : count;
-    div = build_ufunc(p, at, sp, UF_maximum, (Ref[]){ div, int_literal(p, sp, 1) }, 2, true);
-    Ref delta = build_literal(p, sp, NPX_F64, 0, stop - start, true);
-    Ref step = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ delta, div }, 2, true);
-    Ref y = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ i, step }, 2, false);
-    y = build_ufunc(p, at, sp, UF_add, (Ref[]){ y, build_literal(p, sp, NPX_F64, 0, start, true) }, 2, false);
-    if (endpoint) {                      /* y[-1] = stop, when there are two or more */
-        Ref last = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true);
-        Ref is_last = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, last }, 2, false);
+    if (first == first) {
+        Ref is_first = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, int_literal(p, sp, 0) }, 2, false);
+        y = build_ufunc(p, at, sp, UF_where, (Ref[]){ is_first, build_literal(p, sp, NPX_F64, 0, first, true), y }, 3,
+                        false);
+    }
+    if (endpoint && last == last) {
+        Ref end = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true);
+        Ref is_last = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, end }, 2, false);
         Ref not_first = build_ufunc(p, at, sp, UF_greater, (Ref[]){ i, int_literal(p, sp, 0) }, 2, false);
         Ref set = build_ufunc(p, at, sp, UF_logical_and, (Ref[]){ is_last, not_first }, 2, false);
-        Ref to = build_literal(p, sp, NPX_F64, 0, stop, true);
-        y = build_ufunc(p, at, sp, UF_where, (Ref[]){ set, to, y }, 3, false);
+        y = build_ufunc(p, at, sp, UF_where, (Ref[]){ set, build_literal(p, sp, NPX_F64, 0, last, true), y }, 3, false);
     }
     return y;
 }
 
-/* linspace(start, stop, num, endpoint, retstep, dtype, axis) (log 0): an
- * integer dtype floors before the cast, as NumPy does; logspace(start, stop,
- * num, endpoint, base, dtype, axis) (log 1): base ** linspace(start, stop,
- * num, endpoint), cast by dtype= as NumPy's astype (no floor). */
-Ref call_linspace(Lower *L, Call *c, int log)
+/* linspace(start, stop, num, endpoint) of two numbers, float64, as NumPy
+ * computes it: arange(num) * step + start with step = (stop - start) / div,
+ * div = num - 1 (num without endpoint), the last element set to stop when
+ * endpoint and num > 1. logspace is base ** linspace(...); geomspace is
+ * 10 ** linspace(log10(start), log10(stop)) of both rotated to a positive
+ * start, its ends set to start and stop exactly, rotated back
+ * (numpy/_core/function_base.py). */
+static Ref linspace(Lower *L, Call *c, double start, double stop, Dim num, bool endpoint, double base, bool geometric)
+{
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    double sign = start > 0 ? 1 : start < 0 ? -1 : NAN;
+    double lo = geometric ? log10(start / sign) : start, hi = geometric ? log10(stop / sign) : stop;
+    Ref i = build_arange(p, sp, NPX_I64, 0, 1, num);
+    Ref count = DIM_IS_SYM(num) ? build_dimval(p, sp, &(Shape){ 1, { num } }) : int_literal(p, sp, num);
+    Ref div = endpoint ? build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true) : count;
+    div = build_ufunc(p, at, sp, UF_maximum, (Ref[]){ div, int_literal(p, sp, 1) }, 2, true);
+    Ref delta = build_literal(p, sp, NPX_F64, 0, hi - lo, true);
+    Ref step = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ delta, div }, 2, true);
+    Ref y = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ i, step }, 2, false);
+    y = build_ufunc(p, at, sp, UF_add, (Ref[]){ y, build_literal(p, sp, NPX_F64, 0, lo, true) }, 2, false);
+    y = set_ends(p, at, sp, y, i, count, NAN, hi, endpoint);
+    if (base == base)
+        y = build_ufunc(p, at, sp, UF_power, (Ref[]){ build_literal(p, sp, NPX_F64, 0, base, true), y }, 2, false);
+    if (geometric) {
+        y = set_ends(p, at, sp, y, i, count, start / sign, stop / sign, endpoint);
+        if (sign != 1)
+            y = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ y, build_literal(p, sp, NPX_F64, 0, sign, true) }, 2,
+                            false);
+    }
+    return y;
+}
+
+/* linspace(start, stop, num, endpoint, retstep, dtype, axis): an integer
+ * dtype floors before the cast, as NumPy does; logspace(start, stop, num,
+ * endpoint, base, dtype, axis) and geomspace(start, stop, num, endpoint,
+ * dtype, axis): cast by dtype= as NumPy's astype (no floor). */
+Ref call_linspace(Lower *L, Call *c, int kind)
 {
     static const char *const lin[] = { "start", "stop", "num", "endpoint", "retstep", "dtype", "axis", NULL };
     static const char *const logs[] = { "start", "stop", "num", "endpoint", "base", "dtype", "axis", NULL };
-    const Expr *a[7];
+    static const char *const geom[] = { "start", "stop", "num", "endpoint", "dtype", "axis", NULL };
+    static const char *const *const params[] = { lin, logs, geom };
+    const Expr *a[7] = { NULL };
     Program *p = P(L);
-    npx_dtype t = NPX_F64;
-    double base = 10.0;
-    if (!lower_bind_args(L, c, log ? logs : lin, 2, a) || !lower_not_given(L, c, a[6], "axis") ||
-        (!log && !lower_not_given(L, c, a[4], "retstep")) ||
-        (log && a[4] && !constant_number(L, c, a[4], "base", &base)) || (a[5] && !lower_dtype(L, a[5], &t)))
+    if (!lower_bind_args(L, c, params[kind], 2, a))
         return 0;
-    Span at = c->call->at, sp = c->call->span;
-    Ref y = linspace(L, c, a[0], a[1], a[2], a[3]);
-    if (y && log)
-        y = build_ufunc(p, at, sp, UF_power, (Ref[]){ build_literal(p, sp, NPX_F64, 0, base, true), y }, 2, false);
-    else if (y && dtype_is_int(t))
-        y = build_ufunc(p, at, sp, UF_floor, &y, 1, false);
-    return !y || t == NPX_F64 ? y : build_cast(p, sp, y, t);
+    const Expr *dtype_e = a[kind == GEOMSPACE ? 4 : 5], *axis_e = a[kind == GEOMSPACE ? 5 : 6];
+    npx_dtype t = NPX_F64;
+    double start, stop, base = kind == LINSPACE ? NAN : 10.0;
+    Dim num = 50;
+    bool endpoint = true;
+    if (!lower_not_given(L, c, axis_e, "axis") || (kind == LINSPACE && !lower_not_given(L, c, a[4], "retstep")) ||
+        (kind == LOGSPACE && a[4] && !constant_number(L, c, a[4], "base", &base)) ||
+        (dtype_e && !lower_dtype(L, dtype_e, &t)) || !constant_number(L, c, a[0], "start", &start) ||
+        !constant_number(L, c, a[1], "stop", &stop) || (a[2] && !lower_dim(L, a[2], &num)) ||
+        (a[3] && !lower_bool_flag(L, a[3], &endpoint)))
+        return 0;
+    if (kind == GEOMSPACE && (start == 0 || stop == 0)) {
+        diag_error(p->diag, a[start == 0 ? 0 : 1]->span, "Geometric sequence cannot include zero");
+        return 0;
+    }
+    Ref y = linspace(L, c, start, stop, num, endpoint, base, kind == GEOMSPACE);
+    if (y && kind == LINSPACE && dtype_is_int(t))
+        y = build_ufunc(p, c->call->at, c->call->span, UF_floor, &y, 1, false);
+    return !y || t == NPX_F64 ? y : build_cast(p, c->call->span, y, t);
 }
 
 /* flatnonzero(a): where the flattened a is not zero, as NumPy computes it,

@@ -648,8 +648,9 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(zeros, call_zeros, 0) X(ones, call_zeros, 1) X(full, call_full, 0)                       \
     X(zeros_like, call_like, 0) X(ones_like, call_like, 1) X(full_like, call_like, 2)          \
     X(arange, call_arange, 0) X(bincount, call_bincount, 0)                                    \
-    X(var, call_var, 0) X(std, call_var, 1) X(eye, call_eye, 0) X(linspace, call_linspace, 0)   \
-    X(logspace, call_linspace, 1) X(ptp, call_ptp, 0) X(identity, call_eye, 1)                 \
+    X(var, call_var, 0) X(std, call_var, 1) X(eye, call_eye, 0) X(identity, call_eye, 1)       \
+    X(linspace, call_linspace, LINSPACE) X(logspace, call_linspace, LOGSPACE)                  \
+    X(geomspace, call_linspace, GEOMSPACE) X(ptp, call_ptp, 0)                                 \
     X(sinc, call_sinc, 0)                                                                      \
     X(trapezoid, call_trapezoid, 0) X(select, call_select, 0) X(average, call_average, 0)      \
     X(polyval, call_polyval, 0) X(inner, call_inner, 0) X(vdot, call_vdot, 0)                  \
