@@ -1,9 +1,11 @@
-/* lower_tensordot.c: np.tensordot(a, b, axes=2), the sum of products over
- * pairs of axes, computed as NumPy computes it (numpy/_core/numeric.py): a's
- * summed axes moved last and b's first, each operand read as a matrix, one
- * matrix product (BLAS or npxc's GEMM behind it), and the result read with
- * a's other axes then b's. inner() of arrays of more than two axes is the
- * same product over the last axes. */
+/* lower_tensordot.c: products of whole arrays, computed as NumPy computes
+ * them. np.tensordot(a, b, axes=2), the sum of products over pairs of axes
+ * (numpy/_core/numeric.py): a's summed axes moved last and b's first, each
+ * operand read as a matrix, one matrix product (BLAS or npxc's GEMM behind
+ * it), and the result read with a's other axes then b's; inner() of arrays
+ * of more than two axes is the same product over the last axes. np.kron(a,
+ * b) (numpy/lib/_shape_base_impl.py): the operands' axes interleaved with
+ * size-1 ones, multiplied, read with each pair of axes as one. */
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
@@ -161,4 +163,44 @@ Ref call_tensordot(Lower *L, Call *c, int unused)
         }
     }
     return lower_tensordot(L, at, sp, x, y, axes_x, axes_y, n);
+}
+
+/* kron(a, b): with the axes aligned from the right (size-1 axes before the
+ * shorter shape), a as [a0, 1, a1, 1, ...] times b as [1, b0, 1, b1, ...],
+ * read as [a0 * b0, a1 * b1, ...]; a 0-d operand multiplies. */
+Ref call_kron(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", "b", NULL };
+    const Expr *a[2];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 2, a))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0])), y = x ? lower_asarray(p, sp, lower_expr(L, a[1])) : 0;
+    if (!y)
+        return 0;
+    int nx = V(p, x)->shape.ndim, ny = V(p, y)->shape.ndim, nd = nx > ny ? nx : ny;
+    if (nx == 0 || ny == 0)
+        return build_ufunc(p, at, sp, UF_multiply, (Ref[]){ x, y }, 2, false);
+    if (2 * nd > NPX_MAX_RANK) {
+        diag_error(p->diag, at, "kron() of arrays of %d axes is not supported yet (at most %d)", nd, NPX_MAX_RANK / 2);
+        return 0;
+    }
+    if (nx < nd)
+        x = build_expand(p, sp, x, (1u << (nd - nx)) - 1, nd);
+    if (ny < nd)
+        y = build_expand(p, sp, y, (1u << (nd - ny)) - 1, nd);
+    Shape out = { nd, { 0 } };
+    uint32_t odd = 0;
+    for (int k = 0; k < nd; k++) {
+        odd |= 2u << (2 * k);
+        if (!ir_product_dim(p, (Dim[]){ V(p, x)->shape.d[k], V(p, y)->shape.d[k] }, 2, &out.d[k])) {
+            diag_error(p->diag, at, "kron(): more than %d size symbols in one size", NPX_MAX_RANK);
+            return 0;
+        }
+    }
+    Ref wide_x = build_expand(p, sp, x, odd, 2 * nd), wide_y = build_expand(p, sp, y, odd >> 1, 2 * nd);
+    Ref product = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ wide_x, wide_y }, 2, false);
+    return product ? build_reshape(p, sp, product, &out) : 0;
 }

@@ -461,6 +461,10 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/average_weights.npx"
 }
 
+@test "kron matches NumPy: aligned axes of different counts, symbolic sizes, integers, booleans, numbers" {
+    check_program "$BATS_TEST_DIRNAME/programs/kron.npx"
+}
+
 @test "tensordot matches NumPy: default, int and paired axes, transposes, outer products, 0-d results, inner of N-D" {
     check_program "$BATS_TEST_DIRNAME/programs/tensordot.npx"
 }
