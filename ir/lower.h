@@ -179,6 +179,8 @@ Ref call_vdot(Lower *L, Call *c, int unused);
 Ref call_cross(Lower *L, Call *c, int unused);
 Ref call_tensordot(Lower *L, Call *c, int unused);
 Ref call_kron(Lower *L, Call *c, int unused);
+/* the arguments a and b of inner, vdot, kron, each made an array */
+bool lower_two_arrays(Lower *L, Call *c, Ref *x, Ref *y);
 /* the sum over axes_x[k] of x with axes_y[k] of y, k < n (axes distinct, in range) */
 Ref lower_tensordot(Lower *L, Span at, Span sp, Ref x, Ref y, const int *axes_x, const int *axes_y, int n);
 /* lower_search.c: look-ups in sorted arrays */

@@ -264,9 +264,9 @@ Ref call_polyval(Lower *L, Call *c, int unused)
     return y;
 }
 
-/* The two arrays of inner(a, b) and vdot(a, b), a Python number made an
+/* The two arrays of inner(a, b), vdot(a, b) and kron(a, b), a Python number made an
  * array (so inner(x_f32, 2.0) is float64, as in NumPy). */
-static bool two_arrays(Lower *L, Call *c, Ref *x, Ref *y)
+bool lower_two_arrays(Lower *L, Call *c, Ref *x, Ref *y)
 {
     static const char *const params[] = { "a", "b", NULL };
     const Expr *a[2];
@@ -287,7 +287,7 @@ Ref call_inner(Lower *L, Call *c, int unused)
     Program *p = P(L);
     Span at = c->call->at, sp = c->call->span;
     Ref x, y;
-    if (!two_arrays(L, c, &x, &y))
+    if (!lower_two_arrays(L, c, &x, &y))
         return 0;
     int nx = V(p, x)->shape.ndim, ny = V(p, y)->shape.ndim;
     if (nx == 0 || ny == 0)
@@ -305,7 +305,7 @@ Ref call_vdot(Lower *L, Call *c, int unused)
     (void)unused;
     Span at = c->call->at, sp = c->call->span;
     Ref x, y;
-    if (!two_arrays(L, c, &x, &y) || !(x = lower_flatten(L, at, sp, x)) || !(y = lower_flatten(L, at, sp, y)))
+    if (!lower_two_arrays(L, c, &x, &y) || !(x = lower_flatten(L, at, sp, x)) || !(y = lower_flatten(L, at, sp, y)))
         return 0;
     return build_matmul(P(L), at, sp, x, y, "vdot");
 }

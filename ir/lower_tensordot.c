@@ -171,14 +171,10 @@ Ref call_tensordot(Lower *L, Call *c, int unused)
 Ref call_kron(Lower *L, Call *c, int unused)
 {
     (void)unused;
-    static const char *const params[] = { "a", "b", NULL };
-    const Expr *a[2];
     Program *p = P(L);
-    if (!lower_bind_args(L, c, params, 2, a))
-        return 0;
     Span at = c->call->at, sp = c->call->span;
-    Ref x = lower_asarray(p, sp, lower_expr(L, a[0])), y = x ? lower_asarray(p, sp, lower_expr(L, a[1])) : 0;
-    if (!y)
+    Ref x, y;
+    if (!lower_two_arrays(L, c, &x, &y))
         return 0;
     int nx = V(p, x)->shape.ndim, ny = V(p, y)->shape.ndim, nd = nx > ny ? nx : ny;
     if (nx == 0 || ny == 0)
