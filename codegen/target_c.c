@@ -42,11 +42,12 @@ static void c_prologue(Emitter *e)
     if (e->p->lib) {
         emit_line(e, " * The library function %s (npxc --lib; its header declares it), at the end.", e->p->lib);
         emit_line(e, " * Build: cc -std=c11 -O3 -march=native -fopenmp -c THIS_FILE.c; link with -fopenmp -lm */");
-        emit_line(e, "#define NPX_LIB 1 /* the runtime below is this file's own */");
+        emit_line(e, "#define NPX_LIB 1 /* run-time errors return to the caller */");
     } else {
         emit_line(e, " * Build: cc -std=c11 -O3 -march=native -fopenmp THIS_FILE.c -o PROGRAM -lm");
         emit_line(e, " * Run:   ./PROGRAM --help */");
     }
+    emit_line(e, "#define NPX_EMBEDDED 1 /* the runtime below is this file's own */");
     fwrite(npx_runtime_text, 1, npx_runtime_len, e->out);
     emit_blank(e);
     emit_line(e, "/* ---- program %s ---- */", e->p->source);

@@ -39,12 +39,13 @@ static void cuda_prologue(Emitter *e)
         emit_line(e, " * The library function %s (npxc --lib; its header declares it), at the end.", e->p->lib);
         emit_line(e, " * GPU:       nvcc -O3 -arch=sm_90 -c THIS_FILE.cu; link with -lcublas");
         emit_line(e, " * emulation: g++ -std=c++17 -O2 -x c++ -c THIS_FILE.cu; link with -lpthread */");
-        emit_line(e, "#define NPX_LIB 1 /* the runtime below is this file's own */");
+        emit_line(e, "#define NPX_LIB 1 /* run-time errors return to the caller */");
     } else {
         emit_line(e, " * GPU:       nvcc -O3 -arch=sm_90 THIS_FILE.cu -o PROGRAM -lcublas");
         emit_line(e, " * emulation: g++ -std=c++17 -O2 -x c++ THIS_FILE.cu -o PROGRAM -lpthread");
         emit_line(e, " * Run:       ./PROGRAM --help */");
     }
+    emit_line(e, "#define NPX_EMBEDDED 1 /* the runtime below is this file's own */");
     fwrite(npx_cuda_text, 1, npx_cuda_len, e->out);
     fwrite(npx_runtime_text, 1, npx_runtime_len, e->out);
     fwrite(npx_device_text, 1, npx_device_len, e->out);

@@ -18,7 +18,7 @@
 #endif
 
 /* The one global (see npx_rt.h): the program name, set by npx_main. */
-#ifndef NPX_LIB                    /* else the header defines it, for this file only */
+#ifndef NPX_EMBEDDED               /* else the header defines it, for this file only */
 const char *npx_prog_name = "npx";
 #endif
 

@@ -20,9 +20,12 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* npxc --lib defines NPX_LIB: the runtime is then the generated file's own
- * (internal linkage), so that several npxc libraries link into one program. */
-#ifdef NPX_LIB
+/* A generated file defines NPX_EMBEDDED: the runtime pasted into it is then
+ * the file's own (internal linkage), so that the compiler leaves out what the
+ * program does not call (the sort, the GEMM: half the build time of a small
+ * program) and several npxc libraries link into one program. npxc --lib also
+ * defines NPX_LIB: run-time errors return to the caller instead of exiting. */
+#ifdef NPX_EMBEDDED
 #define NPX_RT static __attribute__((unused))
 #else
 #define NPX_RT
@@ -248,7 +251,7 @@ NPX_RT void npx_random_fill(npx_array *a, uint64_t seed, int input_index);
 /* The program name in messages ("PROG: error: ..."), set by npx_main from
  * argv[0]. The runtime's only global: npx_alloc and npx_bytes report errors
  * without a state to read it from. */
-#ifdef NPX_LIB
+#ifdef NPX_EMBEDDED
 static const char *npx_prog_name = "npx";
 #else
 extern const char *npx_prog_name;
