@@ -97,6 +97,10 @@ bool lower_shape(Lower *L, const Expr *e, Shape *out);
 /* Adds axis e (negative counts from the end) to *mask; false, reported, when
  * it is out of range or already in it. */
 bool lower_one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask);
+/* An int or a tuple or list of them, each in range and given once, into
+ * axes (made non-negative): how many, or -1 (reported in NumPy's words for
+ * the function: out_of_range a format of the axis and ndim, repeated). */
+int lower_axis_list(Lower *L, const Expr *e, int ndim, const char *out_of_range, const char *repeated, int *axes);
 /* axis=None (every axis, also for e NULL), an int, or a tuple of ints. */
 bool lower_axes(Lower *L, const Expr *e, int ndim, uint32_t *mask);
 /* Binds c's arguments to params (NULL-terminated), NumPy's names, the first

@@ -208,23 +208,43 @@ bool lower_shape(Lower *L, const Expr *e, Shape *out)
     return ok;
 }
 
-bool lower_one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask)
+/* Axis e of an array of ndim axes, made non-negative (*k) and added to
+ * *seen; NumPy's words when it is out of range (out_of_range: a format of
+ * the axis and ndim) or already seen (repeated). */
+static bool checked_axis(Lower *L, const Expr *e, int ndim, uint32_t *seen, const char *out_of_range,
+                         const char *repeated, int *k)
 {
     int64_t ax;
     if (!lower_const_int(L, e, &ax))
         return false;
     if (ax < -ndim || ax >= ndim) {
-        diag_error(P(L)->diag, e->span, "axis %lld is out of bounds for array of dimension %d", (long long)ax,
-                   ndim);
+        diag_error(P(L)->diag, e->span, out_of_range, (long long)ax, ndim);
         return false;
     }
-    int k = (int)(ax < 0 ? ax + ndim : ax);
-    if (*mask >> k & 1) {
-        diag_error(P(L)->diag, e->span, "duplicate value in 'axis'");
+    *k = (int)(ax < 0 ? ax + ndim : ax);
+    if (*seen >> *k & 1) {
+        diag_error(P(L)->diag, e->span, "%s", repeated);
         return false;
     }
-    *mask |= 1u << k;
+    *seen |= 1u << *k;
     return true;
+}
+
+bool lower_one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask)
+{
+    int k;
+    return checked_axis(L, e, ndim, mask, "axis %lld is out of bounds for array of dimension %d",
+                        "duplicate value in 'axis'", &k);
+}
+
+int lower_axis_list(Lower *L, const Expr *e, int ndim, const char *out_of_range, const char *repeated, int *axes)
+{
+    bool many = e->kind == EXPR_TUPLE || e->kind == EXPR_LIST;
+    uint32_t seen = 0;
+    for (int i = 0; i < (many ? e->args.n : 1); i++)
+        if (!checked_axis(L, many ? e->args.v[i] : e, ndim, &seen, out_of_range, repeated, &axes[i]))
+            return -1;
+    return many ? e->args.n : 1;
 }
 
 /* axis=None (every axis), an int, or a tuple of ints, as a bit mask. */

@@ -86,37 +86,6 @@ Ref lower_tensordot(Lower *L, Span at, Span sp, Ref x, Ref y, const int *axes_x,
     return build_reshape(p, sp, product, &out);
 }
 
-/* One side of axes=: an int or a list of them, each in range for an
- * array of ndim axes (NumPy indexes a.shape with it: IndexError), made
- * non-negative; -1 after an error. */
-static int summed_axes(Lower *L, const Expr *e, int ndim, const char *name, int *axes)
-{
-    bool many = e->kind == EXPR_TUPLE || e->kind == EXPR_LIST;
-    int n = many ? e->args.n : 1;
-    if (n > NPX_MAX_RANK) {
-        diag_error(P(L)->diag, e->span, "tensordot(): more axes than %s has", name);
-        return -1;
-    }
-    for (int i = 0; i < n; i++) {
-        const Expr *item = many ? e->args.v[i] : e;
-        int64_t ax;
-        if (!lower_const_int(L, item, &ax))
-            return -1;
-        if (ax < -ndim || ax >= ndim) {
-            diag_error(P(L)->diag, item->span, "tuple index out of range (axis %lld of %s, which has %d)",
-                       (long long)ax, name, ndim);
-            return -1;
-        }
-        axes[i] = (int)(ax < 0 ? ax + ndim : ax);
-        for (int j = 0; j < i; j++)
-            if (axes[j] == axes[i]) {
-                diag_error(P(L)->diag, item->span, "duplicate axes are not allowed in tensordot");
-                return -1;
-            }
-    }
-    return n;
-}
-
 /* tensordot(a, b, axes=2): axes an int N (a's last N axes with b's first
  * N) or a pair (axes of a, axes of b), each an int or a list. */
 Ref call_tensordot(Lower *L, Call *c, int unused)
@@ -139,8 +108,13 @@ Ref call_tensordot(Lower *L, Call *c, int unused)
                                             "%d items cannot be unpacked into two", axes->args.n);
             return 0;
         }
-        n = summed_axes(L, axes->args.v[0], nx, "a", axes_x);
-        m = n < 0 ? -1 : summed_axes(L, axes->args.v[1], ny, "b", axes_y);
+        /* NumPy indexes a.shape with them: IndexError */
+        const char *duplicate = "duplicate axes are not allowed in tensordot";
+        n = lower_axis_list(L, axes->args.v[0], nx, "tuple index out of range (axis %lld of a, which has %d)",
+                            duplicate, axes_x);
+        m = n < 0 ? -1
+                  : lower_axis_list(L, axes->args.v[1], ny, "tuple index out of range (axis %lld of b, which has %d)",
+                                    duplicate, axes_y);
         if (m < 0)
             return 0;
         if (n != m) {

@@ -30,34 +30,6 @@ Ref call_swapaxes(Lower *L, Call *c, int unused)
     return i == j ? x : build_transpose(P(L), c->call->span, x, perm);
 }
 
-/* moveaxis's source or destination (which, for NumPy's messages): an int
- * or a tuple of ints, each in range and given once, into axes; how many,
- * or -1 (reported). */
-static int moved_axes(Lower *L, const Expr *e, int ndim, const char *which, int *axes)
-{
-    bool many = e->kind == EXPR_TUPLE || e->kind == EXPR_LIST;
-    uint32_t seen = 0;
-    for (int i = 0; i < (many ? e->args.n : 1); i++) {
-        const Expr *item = many ? e->args.v[i] : e;
-        int64_t ax;
-        if (!lower_const_int(L, item, &ax))
-            return -1;
-        if (ax < -ndim || ax >= ndim) {
-            diag_error(P(L)->diag, item->span, "%s: axis %lld is out of bounds for array of dimension %d", which,
-                       (long long)ax, ndim);
-            return -1;
-        }
-        int k = (int)(ax < 0 ? ax + ndim : ax);
-        if (seen >> k & 1) {
-            diag_error(P(L)->diag, item->span, "repeated axis in `%s` argument", which);
-            return -1;
-        }
-        seen |= 1u << k;
-        axes[i] = k;
-    }
-    return many ? e->args.n : 1;
-}
-
 /* moveaxis(a, source, destination): a transpose that puts each source axis
  * at its destination and keeps the order of the others (NumPy inserts the
  * moved axes by destination into the list of the others: the same order). */
@@ -73,8 +45,11 @@ Ref call_moveaxis(Lower *L, Call *c, int unused)
     if (!x || !(x = lower_asarray(p, c->call->span, x)))
         return 0;
     int ndim = V(p, x)->shape.ndim, from[NPX_MAX_RANK], to[NPX_MAX_RANK];
-    int n = moved_axes(L, a[1], ndim, "source", from);
-    int m = n < 0 ? -1 : moved_axes(L, a[2], ndim, "destination", to);
+    int n = lower_axis_list(L, a[1], ndim, "source: axis %lld is out of bounds for array of dimension %d",
+                            "repeated axis in `source` argument", from);
+    int m = n < 0 ? -1
+                  : lower_axis_list(L, a[2], ndim, "destination: axis %lld is out of bounds for array of dimension %d",
+                                    "repeated axis in `destination` argument", to);
     if (m < 0)
         return 0;
     if (n != m) {
