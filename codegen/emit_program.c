@@ -170,12 +170,17 @@ static void emit_trace(Emitter *e, const IrStmt *st, const Value *v)
 
 /* Output j: its data handed to the runtime, which owns it when the
  * program allocated it and copies it otherwise. */
-static void emit_output(Emitter *e, int j, const Value *v)
+static void emit_output(Emitter *e, int j)
 {
+    Program *p = e->p;
+    const Value *v = V(p, p->output_vals[j]);
+    bool owned = v->owned;                       /* by the last output of the value (n and w = n, a Python int) */
+    for (int k = j + 1; k < p->noutputs; k++)
+        owned &= p->output_vals[k] != p->output_vals[j];
     emit_block(e);
     emit_shape_decl(e, &v->shape);
     emit_line(e, "%s(st, %d, NPX_%s, %d, shape, (void *)%s, %s);", e->t->output_fn, j, dtype_enum(v->dtype),
-              v->shape.ndim, e->t->data(e, v), v->owned ? "true" : "false");
+              v->shape.ndim, e->t->data(e, v), owned ? "true" : "false");
     emit_close(e, e->p->outputs[j]);
 }
 
@@ -451,7 +456,7 @@ static void emit_run(Emitter *e)
         if (p->is_output[c] && V(p, c)->maybe_unbound)
             emit_bound_check(e, NULL, V(p, c));
     for (int j = 0; j < p->noutputs; j++)
-        emit_output(e, j, V(p, p->output_vals[j]));
+        emit_output(e, j);
     e->t->end_run(e);
     emit_close(e, "npx_run");
 }

@@ -111,6 +111,8 @@ static void name_values(Program *p)
         IrStmt *st = &p->stmts[s];
         if (!st->value)
             continue;
+        if (p->vals[st->value].cname)
+            continue;                            /* w = n, where n is a Python int: n's */
         const char *want = st->version > 1 ? arena_printf(p->arena, "%s_%d", st->name, st->version) : st->name;
         p->vals[st->value].cname = unique(p, &names, want);
     }
@@ -134,12 +136,16 @@ static void name_values(Program *p)
     }
 }
 
-/* The statement where r is last read: through its users, and through the
- * users of inline values that read it. */
+/* The statement where r is last read: through its users, through the
+ * users of inline values that read it, and by a statement that names it
+ * again (w = n, where n is a Python int: not copied). */
 static void find_last_uses(Program *p)
 {
     for (Ref r = 1; r < p->nvals; r++)
         p->vals[r].last_stmt = p->vals[r].stmt;
+    for (int s = 0; s < p->nstmts; s++)
+        if (p->stmts[s].value && p->vals[p->stmts[s].value].last_stmt < s)
+            p->vals[p->stmts[s].value].last_stmt = s;
     for (Ref r = p->nvals - 1; r >= 1; r--) {
         const Value *v = &p->vals[r];
         for (int i = 0; i < v->nargs; i++) {
