@@ -219,39 +219,66 @@ static Ref lower_augmented(Lower *L, const Stmt *s, Binding *b)
     return r;
 }
 
-static void lower_assign(Lower *L, const Stmt *s)
+bool lower_assignable(Lower *L, const char *name, Span at)
 {
     Program *p = L->p;
-    Binding *b = lower_find(L, s->name);
+    const Binding *b = lower_find(L, name);
     if (b && (b->kind == BIND_SYM || b->kind == BIND_CONST)) {
-        diag_error(p->diag, s->name_span, "cannot assign to '%s': it is %s", s->name,
+        diag_error(p->diag, at, "cannot assign to '%s': it is %s", name,
                    b->kind == BIND_CONST                     ? "a const"
                    : p->syms[b->sym].kind == SYM_LOOP ? "the loop's counter (it takes the next value of range(...) "
                                                         "at each iteration)"
                                                       : "a size symbol");
+        return false;
+    }
+    return true;
+}
+
+Ref lower_own_value(Lower *L, Span span, Ref r, Ref first_val)
+{
+    Program *p = L->p;
+    /* Values are never aliased: a statement that only names an existing value
+     * (y = x) gets its own copy. So does a Python number in a loop, where
+     * it may be carried to the next iteration in a variable of its own. */
+    if (r && r < first_val && (!V(p, r)->weak || L->loops > 0)) {
+        bool weak = V(p, r)->weak;
+        r = build_cast(p, span, r, V(p, r)->dtype);
+        V(p, r)->weak = weak;
+    }
+    return r;
+}
+
+void lower_bind_value(Lower *L, int st, const char *name, Span at, Ref r, Ref data, bool keep)
+{
+    Program *p = L->p;
+    const Binding *old = lower_find(L, name);
+    Ref before = old && old->kind == BIND_VALUE ? old->value : 0;
+    Binding *b = lower_bind(L, name, BIND_VALUE, at);
+    b->value = r || !keep ? r : before;
+    b->data = r ? data : b->data;
+    b->version++;
+    p->stmts[st].value = r;
+    p->stmts[st].version = b->version;
+}
+
+static void lower_assign(Lower *L, const Stmt *s)
+{
+    Program *p = L->p;
+    if (s->unpacks) {
+        lower_unpack(L, s);
         return;
     }
+    if (!lower_assignable(L, s->name, s->name_span))
+        return;
+    Binding *b = lower_find(L, s->name);
     int st = lower_new_stmt(L, ST_ASSIGN, s, s->name);
     int first_val = p->nvals;
     Ref r = s->target ? lower_setitem(L, s, b) : s->op == AST_NOP ? lower_expr(L, s->value) : lower_augmented(L, s, b);
     /* y = x and views (y = x[1:]) share x's array in NumPy; x[i] = v keeps
      * it (x += v is x = x + v, a new value: SPEC) */
     Ref data = !r ? 0 : s->target ? b->data : lower_data(L, r);
-    /* Values are never aliased: a statement that only names an existing value
-     * (y = x) gets its own copy. So does a Python number in a loop, where
-     * it may be carried to the next iteration in a variable of its own. */
-    if (r && r < first_val && (!V(p, r)->weak || L->loops > 0)) {
-        bool weak = V(p, r)->weak;
-        r = build_cast(p, s->span, r, V(p, r)->dtype);
-        V(p, r)->weak = weak;
-    }
-    Ref before = b && b->kind == BIND_VALUE ? b->value : 0;
-    b = lower_bind(L, s->name, BIND_VALUE, s->name_span);
-    b->value = r || (s->op == AST_NOP && !s->target) ? r : before;   /* a failed x += e, x[i] = e leave x */
-    b->data = r ? data : b->data;
-    b->version++;
-    p->stmts[st].value = r;
-    p->stmts[st].version = b->version;
+    r = lower_own_value(L, s->span, r, first_val);
+    lower_bind_value(L, st, s->name, s->name_span, r, data, s->op != AST_NOP || s->target);
 }
 
 static void check_outputs(Lower *L)

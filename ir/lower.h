@@ -68,6 +68,23 @@ Binding *lower_lookup(Lower *L, const char *name);   /* lower_find without makin
 Binding *lower_bind(Lower *L, const char *name, BindKind kind, Span span);
 int lower_new_stmt(Lower *L, IrStmtKind kind, const Stmt *s, const char *name);
 void lower_statement(Lower *L, const Stmt *s);
+/* May an assignment bind name? Reported when it is a size symbol, a loop's
+ * counter or a const. */
+bool lower_assignable(Lower *L, const char *name, Span at);
+/* r, the value a statement gives a name: one it made (from first_val on),
+ * or a copy of an older one. */
+Ref lower_own_value(Lower *L, Span span, Ref r, Ref first_val);
+/* Statement st binds name to r; data: the array r is in NumPy's terms
+ * (lower_data). r 0 (an error) leaves name quiet, or as it was when keep
+ * (a failed x += e or x[i] = e). */
+void lower_bind_value(Lower *L, int st, const char *name, Span at, Ref r, Ref data, bool keep);
+/* lower_unpack.c: a, b = value */
+void lower_unpack(Lower *L, const Stmt *s);
+/* Does call return several arrays (np.divmod, np.nonzero)? The hint when
+ * it is used as one value; part index of it, np.nonzero(m)[0]. */
+bool lower_several_valued(Lower *L, const Expr *call);
+const char *lower_unpack_hint(Lower *L, const Expr *call);
+Ref lower_part_of(Lower *L, const Expr *call, const Expr *index);
 /* lower_loop.c */
 void lower_for(Lower *L, const Stmt *s);
 void lower_gone(Lower *L, const Binding *b, Span at);   /* reports a use of a BIND_GONE name */
@@ -94,6 +111,7 @@ int lower_choice(const Expr *e, const char *const *names);
  * them, or x.shape). */
 bool lower_dim(Lower *L, const Expr *e, Dim *out);
 bool lower_shape(Lower *L, const Expr *e, Shape *out);
+Ref lower_size(Program *p, Span span, Dim d);          /* x.shape[k]: a Python int */
 /* Adds axis e (negative counts from the end) to *mask; false, reported, when
  * it is out of range or already in it. */
 bool lower_one_axis(Lower *L, const Expr *e, int ndim, uint32_t *mask);
@@ -177,6 +195,7 @@ Ref call_sinc(Lower *L, Call *c, int unused);
 Ref call_trapezoid(Lower *L, Call *c, int unused);
 Ref call_select(Lower *L, Call *c, int unused);
 Ref call_average(Lower *L, Call *c, int unused);
+Ref lower_average(Lower *L, Call *c, Ref *scl);   /* scl: returned=True's sum of weights */
 Ref call_polyval(Lower *L, Call *c, int unused);
 Ref call_inner(Lower *L, Call *c, int unused);
 Ref call_vdot(Lower *L, Call *c, int unused);

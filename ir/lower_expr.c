@@ -317,11 +317,7 @@ static Ref call_ufunc(Lower *L, Call *c, int f)
     if (f == UF_where) {
         static const char *const wp[] = { "condition", "x", "y", NULL };
         memcpy(params, wp, sizeof wp);
-        if (c->npos == 1 && c->call->kwargs.n == 0) {
-            diag_error(P(L)->diag, c->call->at, "where(condition) with one argument (indices) is not supported; "
-                                                "give where(condition, x, y)");
-            return 0;
-        }
+
     }
     const Expr *a[3];
     if (!lower_bind_args(L, c, params, u->nin, a))
@@ -810,6 +806,11 @@ static Ref lower_call(Lower *L, const Expr *e)
         diag_error(p->diag, callee->span, "'%s' is not a function", callee->name);
         return 0;
     }
+    const char *hint = linalg ? NULL : lower_unpack_hint(L, e);
+    if (hint) {
+        diag_error(p->diag, callee->span, "%s", hint);
+        return 0;
+    }
     if (!find_function(c.fname, method, &fn, &arg)) {
         diag_error(p->diag, method ? callee->at : callee->span, method ? "arrays have no method '%s'"
                                                                         : "unknown function '%s'",
@@ -883,17 +884,23 @@ static Ref lower_index(Lower *L, const Expr *e)
 {
     Program *p = P(L);
     const Expr *o = e->obj;
+    if (lower_several_valued(L, o) && e->args.n == 1 && lower_is_const_int(L, e->args.v[0]))
+        return lower_part_of(L, o, e->args.v[0]);    /* np.nonzero(m)[0] */
     if (o->kind == EXPR_ATTR && strcmp(o->name, "shape") == 0 && e->args.n == 1) {
         Ref x = lower_expr(L, o->obj);
         uint32_t axis = 0;
         if (!x || !lower_one_axis(L, e->args.v[0], V(p, x)->shape.ndim, &axis))
             return 0;
-        Dim d = V(p, x)->shape.d[__builtin_ctz(axis)];
-        if (!DIM_IS_SYM(d))
-            return build_literal(p, e->span, NPX_I64, d, (double)d, true);
-        return build_dimval(p, e->span, &(Shape){ 1, { d } });
+        return lower_size(p, e->span, V(p, x)->shape.d[__builtin_ctz(axis)]);
     }
     return lower_subscript(L, e);
+}
+
+Ref lower_size(Program *p, Span span, Dim d)
+{
+    if (!DIM_IS_SYM(d))
+        return build_literal(p, span, NPX_I64, d, (double)d, true);
+    return build_dimval(p, span, &(Shape){ 1, { d } });
 }
 
 /* a ** b: NumPy refuses negative integer literal exponents of integer arrays

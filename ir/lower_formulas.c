@@ -177,37 +177,60 @@ static Ref laid_weights(Lower *L, Span at, Ref x, Ref w, const Expr *axis, uint3
  * without weights a.mean(axis, keepdims=keepdims); with them, as NumPy
  * computes it: (a * w).sum(axis) / w.sum(axis), both in a's and w's dtype
  * (float64 for an integer a), a zero sum of weights NumPy's
- * ZeroDivisionError when the program runs. */
-Ref call_average(Lower *L, Call *c, int unused)
+ * ZeroDivisionError when the program runs. returned=True (scl not NULL,
+ * an unpacking): *scl is the sum of the weights, or the number of elements
+ * each mean is of, in the mean's dtype and shape. */
+Ref lower_average(Lower *L, Call *c, Ref *scl)
 {
-    (void)unused;
     static const char *const params[] = { "a", "axis", "weights", "returned", "keepdims", NULL };
     const Expr *a[5];
-    bool keepdims = false;
+    bool keepdims = false, returned = false;
     Program *p = P(L);
-    if (!lower_bind_args(L, c, params, 1, a) || (a[4] && !lower_bool_flag(L, a[4], &keepdims)))
+    if (!lower_bind_args(L, c, params, 1, a) || (a[4] && !lower_bool_flag(L, a[4], &keepdims)) ||
+        (a[3] && !lower_bool_flag(L, a[3], &returned)))
         return 0;
-    bool returned = false;
-    if (a[3] && (!lower_bool_flag(L, a[3], &returned) || (returned && !lower_not_given(L, c, a[3], "returned"))))
+    if (returned && !scl) {
+        diag_error(p->diag, a[3]->span, "average(returned=True) returns two arrays, the average and the sum of "
+                                        "the weights: unpack them, avg, total = np.average(x, weights=w, "
+                                        "returned=True)");
         return 0;
+    }
     Span at = c->call->at, sp = c->call->span;
     Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
     uint32_t axes;
     const Expr *axis = a[1] && a[1]->kind != EXPR_NONE ? a[1] : NULL;
     if (!x || !lower_axes(L, axis, V(p, x)->shape.ndim, &axes))
         return 0;
-    if (!a[2] || a[2]->kind == EXPR_NONE)
-        return build_reduce(p, sp, RED_mean, x, axes, keepdims);
-    Ref w = lower_asarray(p, sp, lower_expr(L, a[2]));
-    if (!w || !(w = laid_weights(L, at, x, w, axis, axes)))
-        return 0;
-    npx_dtype tx = V(p, x)->dtype, t = dtype_promote(tx, V(p, w)->dtype);
-    if (!dtype_is_float(tx))
-        t = dtype_promote(t, NPX_F64);
-    Ref scale = build_reduce_as(p, sp, RED_sum, w, axes, keepdims, t);
-    Ref product = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ in_dtype(p, sp, x, t), in_dtype(p, sp, w, t) }, 2, false);
-    Ref sum = product ? build_reduce(p, sp, RED_sum, product, axes, keepdims) : 0;
-    return sum && scale ? build_ufunc(p, at, sp, UF_weights_divide, (Ref[]){ sum, scale }, 2, false) : 0;
+    Ref avg, scale;
+    if (!a[2] || a[2]->kind == EXPR_NONE) {
+        avg = build_reduce(p, sp, RED_mean, x, axes, keepdims);
+        Shape counted = { 0, { 0 } };
+        for (int k = 0; k < V(p, x)->shape.ndim; k++)
+            if (axes >> k & 1)
+                counted.d[counted.ndim++] = V(p, x)->shape.d[k];
+        scale = counted.ndim ? build_dimval(p, sp, &counted) : build_literal(p, sp, NPX_I64, 1, 1, true);
+    } else {
+        Ref w = lower_asarray(p, sp, lower_expr(L, a[2]));
+        if (!w || !(w = laid_weights(L, at, x, w, axis, axes)))
+            return 0;
+        npx_dtype tx = V(p, x)->dtype, t = dtype_promote(tx, V(p, w)->dtype);
+        if (!dtype_is_float(tx))
+            t = dtype_promote(t, NPX_F64);
+        scale = build_reduce_as(p, sp, RED_sum, w, axes, keepdims, t);
+        Ref product = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ in_dtype(p, sp, x, t), in_dtype(p, sp, w, t) }, 2,
+                                  false);
+        Ref sum = product ? build_reduce(p, sp, RED_sum, product, axes, keepdims) : 0;
+        avg = sum && scale ? build_ufunc(p, at, sp, UF_weights_divide, (Ref[]){ sum, scale }, 2, false) : 0;
+    }
+    if (avg && scl)
+        *scl = build_broadcast(p, sp, in_dtype(p, sp, scale, V(p, avg)->dtype), &V(p, avg)->shape);
+    return avg;
+}
+
+Ref call_average(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    return lower_average(L, c, NULL);
 }
 
 /* polyval(p, x): y = zeros_like(x), then y = y * x + pv for each

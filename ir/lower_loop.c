@@ -19,15 +19,15 @@ static void assigned_names(Lower *L, const AstProgram *body, Names *out)
         const Stmt *s = body->v[i];
         if (s->kind == STMT_FOR)
             assigned_names(L, &s->body, out);
-        if (s->kind != STMT_ASSIGN)
-            continue;
-        int k = 0;
-        while (k < out->n && out->v[k] != s->name)
-            k++;
-        if (k < out->n)
-            continue;
-        out->v = arena_grow(L->p->arena, out->v, &out->cap, out->n + 1, sizeof(char *));
-        out->v[out->n++] = s->name;
+        for (int j = 0; s->kind == STMT_ASSIGN && j < s->nnames; j++) {
+            int k = 0;
+            while (k < out->n && out->v[k] != s->names[j])
+                k++;
+            if (k < out->n)
+                continue;
+            out->v = arena_grow(L->p->arena, out->v, &out->cap, out->n + 1, sizeof(char *));
+            out->v[out->n++] = s->names[j];
+        }
     }
 }
 

@@ -120,9 +120,10 @@ static const Stmt *loop_view(const AstProgram *body, const char *name)
         }
         if (s->kind != STMT_ASSIGN || s->target || s->op != AST_NOP)
             continue;
-        const char *root = view_root(s->value);
-        if (root && root != s->name && (root == name || s->name == name))
-            return s;
+        const char *root = view_root(s->value);  /* (a, b = x: rows of x) */
+        for (int j = 0; root && j < s->nnames; j++)
+            if (root != s->names[j] && (root == name || s->names[j] == name))
+                return s;
     }
     return NULL;
 }

@@ -178,7 +178,12 @@ static void dump_stmt(FILE *out, const Stmt *s, int depth)
         if (s->ufunc_at)
             fprintf(out, "np.%s.at %s ", s->ufunc_at, s->name);
         else
-            fprintf(out, "assign %s %s= ", s->name, ast_op_text[s->op]);
+        {
+            fputs("assign", out);
+            for (int i = 0; i < s->nnames; i++)
+                fprintf(out, "%s %s", i ? "," : "", s->names[i]);
+            fprintf(out, " %s= ", ast_op_text[s->op]);
+        }
         dump_expr(out, s->value);
         break;
     case STMT_FOR:

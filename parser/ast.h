@@ -116,9 +116,10 @@ struct Stmt {
     const char *ufunc_at;        /* ASSIGN written np.UFUNC.at(x, idx, v): the ufunc's name, "add";
                                     x[idx] = UFUNC(x[idx], v) with each repeated position applied
                                     again (op is its operator, '+', or AST_NOP: maximum) */
-    const char **names;          /* OUTPUT */
-    Span *name_spans;            /* OUTPUT */
-    int nnames;                  /* OUTPUT */
+    const char **names;          /* OUTPUT; ASSIGN: its targets (a, b = ...), or &name */
+    Span *name_spans;            /* OUTPUT, ASSIGN */
+    int nnames;                  /* OUTPUT, ASSIGN (1 but for an unpacking) */
+    bool unpacks;                /* ASSIGN: names = value, Python's unpacking ([a] = x too) */
     AstProgram body;             /* FOR: the lines indented under it */
 };
 

@@ -491,9 +491,6 @@ static const char *bad_target(const Expr *t)
                    : "assignment to an element of an expression is not supported; index a name: x[i, j] = v";
     case EXPR_ATTR:
         return "assignment to an attribute is not supported; arrays are values in .npx";
-    case EXPR_TUPLE:
-    case EXPR_LIST:
-        return "assigning several names at once is not supported; write one assignment per line";
     case EXPR_CALL:
         return "cannot assign to a function call; the left of '=' must be a name "
                "(use '==' to compare)";
@@ -516,22 +513,58 @@ static Stmt *assign(ParseCtx *ctx, Expr *target, AstOp op, Expr *value, Span op_
         target = target->obj;
     s->name = target->name;
     s->name_span = target->span;
+    s->names = &s->name;
+    s->name_spans = &s->name_span;
+    s->nnames = 1;
     s->op = op;
     s->op_span = op_at;
     s->value = value;
     return s;
 }
 
-/* targets = values; several values make a tuple, as in Python. */
+/* a, b = value: Python's unpacking into names (ir/lower_unpack.c). */
+static Stmt *assign_several(ParseCtx *ctx, ExprList targets, Expr *value, Span op_at, Span span)
+{
+    Stmt *s = stmt_new(ctx, STMT_ASSIGN, span);
+    s->names = arena_alloc(ctx->arena, sizeof(char *) * (size_t)targets.n);
+    s->name_spans = arena_alloc(ctx->arena, sizeof(Span) * (size_t)targets.n);
+    bool ok = true;
+    for (int i = 0; i < targets.n; i++) {
+        const Expr *t = targets.v[i];
+        const char *why = t->kind == EXPR_TUPLE || t->kind == EXPR_LIST
+                              ? "nested unpacking is not supported yet; unpack into names"
+                          : t->kind == EXPR_INDEX ? "unpacking into an element is not supported yet; unpack into a "
+                                                    "name, then assign it: x[i] = name"
+                                                  : bad_target(t);
+        if (why) {
+            perr(ctx, t->span, "%s", why);
+            ok = false;
+            continue;
+        }
+        s->names[i] = t->name;
+        s->name_spans[i] = t->span;
+    }
+    s->nnames = targets.n;
+    s->unpacks = true;
+    s->name = s->names[0];
+    s->name_span = s->name_spans[0];
+    s->op_span = op_at;
+    s->value = value;
+    return ok ? s : NULL;
+}
+
+/* targets = values; several values make a tuple, as in Python, and so do
+ * several targets, which the value is unpacked into: a, b = b, a. */
 static Stmt *assign_eq(ParseCtx *ctx, ExprList targets, ExprList values, Span op_at, Span span)
 {
-    if (targets.n > 1) {
-        perr(ctx, span_join(targets.v[0]->span, targets.v[targets.n - 1]->span),
-             "assigning several names at once is not supported; write one assignment per line");
-        return NULL;
-    }
     Span rhs = span_join(values.v[0]->span, values.v[values.n - 1]->span);
-    return assign(ctx, targets.v[0], AST_NOP, bare_tuple(ctx, values, rhs), op_at, span);
+    Expr *value = bare_tuple(ctx, values, rhs);
+    const Expr *t = targets.v[0];
+    if (targets.n == 1 && (t->kind == EXPR_TUPLE || t->kind == EXPR_LIST) && t->args.n > 0)
+        return assign_several(ctx, t->args, value, op_at, span);     /* (a, b) = ..., [a, b] = ... */
+    if (targets.n > 1)
+        return assign_several(ctx, targets, value, op_at, span);
+    return assign(ctx, targets.v[0], AST_NOP, value, op_at, span);
 }
 
 /* An expression as a statement: only np.add.at(x, indices, v) (a ufunc's

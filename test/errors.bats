@@ -269,3 +269,7 @@ PY
 @test "tensordot's axes written wrong are NumPy's errors, each at the axis or the call" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/tensordot.npx"
 }
+
+@test "an unpacking into the wrong number of names, of a number, or of divmod as one value is located" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/unpack.npx"
+}

@@ -113,6 +113,13 @@ errors() {
          'assign w = (a, b)'
 }
 
+@test "several names take a value apart as in Python, with or without brackets" {
+    dump 'a, b = b, a' '(q, r) = divmod(x, y)' '[lo, hi] = x'
+    same 'assign a, b = (b, a)' \
+         'assign q, r = divmod(x, y)' \
+         'assign lo, hi = x'
+}
+
 @test "numbers take underscores and every float spelling" {
     dump 'y = [1_000, 1., .5, 1e-3, 2.5E+4, 1_0.2_5, 0, 9223372036854775807]'
     same 'assign y = [1000, 1.0, 0.5, 0.001, 25000.0, 10.25, 0, 9223372036854775807]'
@@ -291,12 +298,14 @@ errors() {
     error 1:5 "integer literal 9223372036854775808 is too large for int64"
 }
 
-@test "assignment to a subscript of an expression or to an attribute is reported" {
-    fails '(x + 1)[0] = 1' 'x[:, 1][0] += 2' 'x.T = y' 'a, b = 1, 2'
+@test "assignment to a subscript of an expression or to an attribute is reported, also in an unpacking" {
+    fails '(x + 1)[0] = 1' 'x[:, 1][0] += 2' 'x.T = y' 'a, x[0] = 1, 2' '(a, b), c = y' 'a, x.T = 1, 2'
     error 1:1 "assignment to an element of an expression is not supported; index a name: x[i, j] = v"
     error 2:1 "assignment to an element of an expression is not supported"
     error 3:1 "assignment to an attribute is not supported"
-    error 4:1 "assigning several names at once is not supported"
+    error 4:4 "unpacking into an element is not supported yet"
+    error 5:1 "nested unpacking is not supported yet; unpack into names"
+    error 6:4 "assignment to an attribute is not supported"
 }
 
 @test "a positional argument after a keyword argument is reported" {

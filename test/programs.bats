@@ -468,3 +468,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "tensordot matches NumPy: default, int and paired axes, transposes, outer products, 0-d results, inner of N-D" {
     check_program "$BATS_TEST_DIRNAME/programs/tensordot.npx"
 }
+
+@test "unpacking matches Python and NumPy: tuples, a swap, shapes, divmod, meshgrid, rows, in a loop" {
+    check_program "$BATS_TEST_DIRNAME/programs/unpack.npx"
+}

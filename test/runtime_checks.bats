@@ -331,3 +331,13 @@ load test_helper
     [[ $output == *"avg.npx:4: Weights sum to zero, can't be normalized"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/cout/r.npy" ]
 }
+
+@test "an unpacking of rows of a size symbol's length checks it when the program runs: exit 3, no output" {
+    printf 'input x: f32[B, 3]\noutput lo, hi\nlo, hi = x\n' >"$BATS_TEST_TMPDIR/rows.npx"
+    build_program "$BATS_TEST_TMPDIR/rows.npx"
+    run -3 "$PROG" --random 1 --dim B=3 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"rows.npx:3: wrong number of values to unpack (expected 2): B is 3, not 2"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/lo.npy" ]
+    run -0 "$PROG" --random 1 --dim B=2 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/hi.npy" ]
+}

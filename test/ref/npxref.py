@@ -254,7 +254,8 @@ class Program:
             name, op, value = st.targets[0].id, None, st.value
         elif isinstance(st, ast.AugAssign) and isinstance(st.target, ast.Name):
             name, op, value = st.target.id, st.op, st.value
-        elif self._setitem(line, code, st, bound) or self._ufunc_at(line, code, st, bound):
+        elif self._setitem(line, code, st, bound) or self._ufunc_at(line, code, st, bound) \
+                or self._unpack(line, code, st, bound):
             return
         else:
             raise NpxError("syntax error: expected NAME = EXPR or NAME op= EXPR", line)
@@ -270,6 +271,24 @@ class Program:
         self.stmts.append(("assign", line, code, name, op, code_obj))
         bound.add(name)
 
+
+    def _unpack(self, line, code, st, bound):
+        """a, b = value: Python's unpacking into names, each bound to its part."""
+        target = st.targets[0] if isinstance(st, ast.Assign) and len(st.targets) == 1 else None
+        if not (isinstance(target, (ast.Tuple, ast.List)) and target.elts
+                and all(isinstance(t, ast.Name) for t in target.elts)):
+            return False
+        names = [t.id for t in target.elts]
+        for name in names:
+            if name in self.consts:
+                raise NpxError("cannot assign to const '%s'" % name, line)
+        check_expr(st.value, line)
+        expr = ast.Expression(body=st.value)
+        ast.fix_missing_locations(expr)
+        ast.increment_lineno(expr, line - 1)
+        self.stmts.append(("unpack", line, code, names, None, compile(expr, self.path, "eval")))
+        bound.update(names)
+        return True
 
     def _setitem(self, line, code, st, bound):
         """x[index] = v, x[index] op= v: run as the statement itself, in place."""
@@ -526,6 +545,20 @@ def execute(stmts, env, inputs, trace):
             for i in evaluate(st[4], dict(env, range=range), line):
                 env[name] = i
                 execute(st[5], env, inputs, trace)
+        elif kind == "unpack":
+            value = evaluate(st[5], env, line)
+            try:
+                parts = list(value)
+            except TypeError as e:
+                raise NpxError("TypeError: %s" % e, line)
+            if len(parts) != len(name):
+                raise NpxError("ValueError: %s values to unpack (expected %d, got %d)"
+                               % ("too many" if len(parts) > len(name) else "not enough", len(name), len(parts)),
+                               line)
+            parts = [as_value(part, "'%s'" % n, line) for n, part in zip(name, parts)]
+            for n, part in zip(name, parts):
+                env[n] = part
+                trace(n, line, text, part)
         elif kind == "setitem":
             if name not in env:
                 raise NpxError("name '%s' is not defined" % name, line)
