@@ -86,6 +86,12 @@ static Call call_of(const Expr *call, const char *fname)
     return c;
 }
 
+/* 1-D r laid along axis k of an array of ndim axes (1 long on the others) */
+static Ref along_axis(Program *p, Span span, Ref r, int k, int ndim)
+{
+    return build_expand(p, span, r, ((1u << ndim) - 1) & ~(1u << k), ndim);
+}
+
 static bool divmod_source(Lower *L, const Expr *e, Source *src)
 {
     static const char *const params[] = { "x1", "x2", NULL };
@@ -110,7 +116,7 @@ static bool meshgrid_source(Lower *L, const Expr *e, Source *src)
     Program *p = P(L);
     Call c = { .call = e, .fname = "meshgrid" };  /* the keywords alone: *xi are the positions */
     const Expr *a[3];
-    bool copy = true;
+    bool copy = true;                            /* checked; npxc's values are never views of each other's */
     if (!lower_bind_args(L, &c, params, 0, a) || (a[0] && !lower_bool_flag(L, a[0], &copy)) ||
         (a[1] && !lower_bool_flag(L, a[1], &src->sparse)))
         return false;
@@ -221,15 +227,13 @@ static Ref part(Lower *L, const Source *src, int i)
         return build_ufunc(p, e->obj->span, e->span, i ? UF_remainder : UF_floor_divide, (Ref[]){ src->x, src->y }, 2,
                            src->weak_result);
     case FROM_MESHGRID: {
-        int n = src->shape.ndim;
-        Ref r = build_expand(p, e->span, src->grid[i], (n > 1 ? (1u << n) - 1 : 0) & ~(1u << src->axis[i]), n);
+        Ref r = along_axis(p, e->span, src->grid[i], src->axis[i], src->shape.ndim);
         return src->sparse ? r : build_broadcast(p, e->span, r, &src->shape);
     }
     case FROM_NONZERO: {
         const Shape *s = &V(p, src->x)->shape;
-        Ref at = build_arange(p, e->span, NPX_I64, 0, 1, s->d[i]);
-        at = build_broadcast(p, e->span, build_expand(p, e->span, at, ((1u << s->ndim) - 1) & ~(1u << i), s->ndim), s);
-        return build_compress(p, e->obj->span, e->span, at, src->y, 0, 0);
+        Ref at = along_axis(p, e->span, build_arange(p, e->span, NPX_I64, 0, 1, s->d[i]), i, s->ndim);
+        return build_compress(p, e->obj->span, e->span, build_broadcast(p, e->span, at, s), src->y, 0, 0);
     }
     case FROM_AVERAGE: return i ? src->y : src->x;
     case FROM_ROWS: return lower_component(p, e->span, src->x, 0, i);
