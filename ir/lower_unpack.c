@@ -5,6 +5,7 @@
  *   np.meshgrid(x, y, ...)      X, Y = np.meshgrid(x, y, indexing='xy')
  *   np.nonzero(x), where(c)     i, j = np.nonzero(m): the positions, one array an axis
  *   np.average(..., returned=True)   avg, total = np.average(x, weights=w, returned=True)
+ *   np.unravel_index(k, shape)  i, j = np.unravel_index(np.argmax(x), x.shape)
  *   any other array, by rows    lo, hi = np.percentile(x, [5, 95])
  * Each name gets a statement of its own (its comment, its trace line) that
  * builds its part; what the parts share (x and y of divmod) is lowered once,
@@ -16,24 +17,28 @@
 
 static Program *P(Lower *L) { return L->p; }
 
-typedef enum { FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_AVERAGE, FROM_ROWS } SourceKind;
+typedef enum {
+    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_AVERAGE, FROM_UNRAVEL, FROM_ROWS
+} SourceKind;
 
 typedef struct {
     SourceKind kind;
     const Expr *e;               /* the value as written */
     int n;                       /* its parts */
     Ref x, y;                    /* SHAPE, ROWS, NONZERO: the array (NONZERO: y, x != 0); DIVMOD: the operands;
-                                    AVERAGE: the average and the sum of weights */
+                                    AVERAGE: the average and the sum of weights; UNRAVEL: x the flat
+                                    index, checked */
     bool weak_result;            /* DIVMOD: Python's divmod of Python numbers */
     Ref grid[NPX_MAX_RANK];      /* MESHGRID: the inputs, each flattened */
     int axis[NPX_MAX_RANK];      /*           the axis of the result each runs along */
-    Shape shape;                 /*           the result's shape */
+    Shape shape;                 /*           the result's shape; UNRAVEL: the shape indexed */
     bool sparse;
+    bool fortran;                /* UNRAVEL: order='F' */
 } Source;
 
 /* The functions that return several arrays. */
-static const char *const several[] = { "divmod", "meshgrid", "nonzero", "where", "average", NULL };
-enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE };
+static const char *const several[] = { "divmod", "meshgrid", "nonzero", "where", "average", "unravel_index", NULL };
+enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL };
 
 /* Is returned=True among call's keywords? */
 static bool returns_weights(const Expr *call)
@@ -72,6 +77,8 @@ const char *lower_unpack_hint(Lower *L, const Expr *call)
         "where(condition) returns a tuple of position arrays, one for each axis: unpack them, i, j = np.where(m), "
         "or take one, np.where(m)[0]",
         NULL,                                    /* average(returned=True): its own words */
+        "unravel_index returns a tuple of index arrays, one for each axis of the shape: unpack them, "
+        "i, j = np.unravel_index(k, x.shape), or take one, np.unravel_index(k, x.shape)[0]",
     };
     int k = several_valued(L, call);
     return k < 0 ? NULL : hints[k];
@@ -172,6 +179,37 @@ static bool nonzero_source(Lower *L, const Expr *e, bool where, Source *src)
     return src->y != 0;
 }
 
+/* np.unravel_index(indices, shape, order='C'): the indices (integers,
+ * int64, each checked to be in the array: NumPy's ValueError when the
+ * program runs) as positions along each axis of shape. */
+static bool unravel_source(Lower *L, const Expr *e, Source *src)
+{
+    static const char *const params[] = { "indices", "shape", "order", NULL }, *const orders[] = { "C", "F", NULL };
+    Program *p = P(L);
+    Call c = call_of(e, "unravel_index");
+    const Expr *a[3];
+    if (!lower_bind_args(L, &c, params, 2, a) || !lower_shape(L, a[1], &src->shape))
+        return false;
+    int order = a[2] ? lower_choice(a[2], orders) : 0;
+    if (!orders[order]) {
+        diag_error(p->diag, a[2]->span, "only 'C' or 'F' order is permitted");
+        return false;
+    }
+    Ref k = lower_expr(L, a[0]);
+    if (!k)
+        return false;
+    if (dtype_is_float(V(p, k)->dtype)) {
+        diag_error(p->diag, a[0]->span, "only int indices permitted");
+        return false;
+    }
+    k = V(p, k)->dtype == NPX_I64 && !V(p, k)->weak ? k : build_converted(p, a[0]->span, k, NPX_I64);
+    Ref size = build_dimval(p, e->span, &src->shape);
+    src->x = build_ufunc(p, e->obj->span, e->span, UF_unravel_checked, (Ref[]){ k, size }, 2, false);
+    src->fortran = order == 1;
+    src->n = src->shape.ndim;
+    return src->x != 0;
+}
+
 /* What e unpacks into, and how many parts: lowered under the first name's
  * statement. */
 static bool source_of(Lower *L, const Expr *e, Source *src)
@@ -188,6 +226,7 @@ static bool source_of(Lower *L, const Expr *e, Source *src)
     case MESHGRID: src->kind = FROM_MESHGRID; return meshgrid_source(L, e, src);
     case NONZERO: src->kind = FROM_NONZERO; return nonzero_source(L, e, false, src);
     case WHERE: src->kind = FROM_NONZERO; return nonzero_source(L, e, true, src);
+    case UNRAVEL: src->kind = FROM_UNRAVEL; return unravel_source(L, e, src);
     case AVERAGE: {
         Call c = call_of(e, "average");
         src->kind = FROM_AVERAGE;
@@ -236,6 +275,18 @@ static Ref part(Lower *L, const Source *src, int i)
         return build_compress(p, e->obj->span, e->span, build_broadcast(p, e->span, at, s), src->y, 0, 0);
     }
     case FROM_AVERAGE: return i ? src->y : src->x;
+    case FROM_UNRAVEL: {                         /* k // (the sizes after axis i) % (axis i's) */
+        const Shape *s = &src->shape;
+        Shape after = { 0, { 0 } };
+        for (int k = src->fortran ? 0 : i + 1; k < (src->fortran ? i : s->ndim); k++)
+            after.d[after.ndim++] = s->d[k];
+        Ref r = src->x;
+        if (after.ndim)
+            r = build_ufunc(p, e->obj->span, e->span, UF_floor_divide, (Ref[]){ r, build_dimval(p, e->span, &after) },
+                            2, false);
+        Ref size = lower_size(p, e->span, s->d[i]);
+        return build_ufunc(p, e->obj->span, e->span, UF_remainder, (Ref[]){ r, size }, 2, false);
+    }
     case FROM_ROWS: return lower_component(p, e->span, src->x, 0, i);
     }
     return 0;

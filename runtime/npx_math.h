@@ -278,6 +278,16 @@ static inline __attribute__((unused)) int32_t npx_py_int32(const npx_state *st, 
     return (int32_t)a;
 }
 
+/* np.unravel_index's flat index i into an array of n elements: NumPy's
+ * ValueError unless 0 <= i < n. Host code only (CUDA kernels: cuda/npx_device.h). */
+static inline __attribute__((unused)) int64_t npx_unravel_checked(const npx_state *st, int line, int64_t i, int64_t n)
+{
+    if (i < 0 || i >= n)
+        npx_runtime_error(st, line, "index %lld is out of bounds for array with size %lld", (long long)i,
+                          (long long)n);
+    return i;
+}
+
 /* Position i of an axis of size n, read by take or x[idx]: from the end
  * when negative; NumPy's IndexError when out of range. Host code only (CUDA
  * kernels have their own, in cuda/npx_device.h). */

@@ -341,3 +341,19 @@ load test_helper
     run -0 "$PROG" --random 1 --dim B=2 -o "$BATS_TEST_TMPDIR/out"
     [ -f "$BATS_TEST_TMPDIR/out/hi.npy" ]
 }
+
+@test "unravel_index of a flat index past the shape's size is NumPy's ValueError, exit 3, no output, on both targets" {
+    printf 'input x: f32[B, 3]\ninput k: i64\noutput i, j\ni, j = np.unravel_index(k, x.shape)\n' >"$BATS_TEST_TMPDIR/ur.npx"
+    build_program "$BATS_TEST_TMPDIR/ur.npx"
+    run -3 "$PROG" --random 1 --dim B=2 k=6 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"ur.npx:4: index 6 is out of bounds for array with size 6"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/i.npy" ]
+    run -3 "$PROG" --random 1 --dim B=2 k=-1 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"ur.npx:4: index -1 is out of bounds for array with size 6"* ]]
+    run -0 "$PROG" --random 1 --dim B=2 k=5 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/j.npy" ]
+    build_cuda_program "$BATS_TEST_TMPDIR/ur.npx"
+    run -3 "$CUDA_PROG" --random 1 --dim B=2 k=6 -o "$BATS_TEST_TMPDIR/cout"
+    [[ $output == *"ur.npx:4: index 6 is out of bounds for array with size 6"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/cout/i.npy" ]
+}

@@ -14,7 +14,7 @@
 #define NPX_ROUND16(n) (((size_t)(n) + 15) & ~(size_t)15)
 
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3, NPX_FAIL_ZERO_DIVISION = 4,
-       NPX_FAIL_PY_INT32 = 5 };
+       NPX_FAIL_PY_INT32 = 5, NPX_FAIL_UNRAVEL = 6 };
 
 /* The first run-time error a kernel met: kind, .npx line, two values and an
  * axis; and the largest value bincount found, read by the host in the same
@@ -129,6 +129,8 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
         npx_runtime_error(st, h.line, "%s", npx_py_zero_division((int)h.a));
     if (h.kind == NPX_FAIL_PY_INT32)
         npx_runtime_error(st, h.line, "Python integer %lld out of bounds for int32", h.a);
+    if (h.kind == NPX_FAIL_UNRAVEL)
+        npx_runtime_error(st, h.line, "index %lld is out of bounds for array with size %lld", h.a, h.b);
     npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
     return h;
 }
@@ -178,6 +180,15 @@ __device__ static inline __attribute__((unused)) int32_t npx_py_int32(npx_dev_st
     if (a < INT32_MIN || a > INT32_MAX)
         npx_dev_fail(st, line, NPX_FAIL_PY_INT32, (long long)a, 0, 0);
     return (int32_t)a;
+}
+
+/* np.unravel_index's flat index in a kernel (npx_math.h): out of range is recorded. */
+__device__ static inline __attribute__((unused)) int64_t npx_unravel_checked(npx_dev_status *st, int line, int64_t i,
+                                                                               int64_t n)
+{
+    if (i < 0 || i >= n)
+        npx_dev_fail(st, line, NPX_FAIL_UNRAVEL, (long long)i, (long long)n, 0);
+    return i;
 }
 
 /* take and x[idx] in a kernel: position i of an axis of size n, or a
