@@ -21,6 +21,7 @@ const char *dtype_name(npx_dtype t) { return dtype_info[t].name; }
 const char *dtype_enum(npx_dtype t) { return dtype_info[t].enum_name; }
 const char *dtype_ctype(npx_dtype t) { return dtype_info[t].ctype; }
 int dtype_size(npx_dtype t) { return dtype_info[t].size; }
+const char *dtype_python_type(npx_dtype t) { return t == NPX_BOOL ? "bool" : dtype_is_int(t) ? "int" : "float"; }
 
 static int kind(npx_dtype t) { return t == NPX_BOOL ? 0 : dtype_is_int(t) ? 1 : 2; }
 

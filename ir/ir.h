@@ -405,6 +405,7 @@ const char *dtype_ctype(npx_dtype t);    /* "float" */
 int dtype_size(npx_dtype t);             /* 4 */
 const char *dtype_enum(npx_dtype t);     /* "F32", as in NPX_F32 */
 npx_dtype dtype_default(npx_dtype t);    /* a weak scalar's own dtype: bool, i64 or f64 */
+const char *dtype_python_type(npx_dtype t);   /* a weak scalar's Python type: "bool", "int", "float" */
 bool dtype_is_int(npx_dtype t);
 bool dtype_is_float(npx_dtype t);
 bool dtype_from_name(const char *name, npx_dtype *out);

@@ -118,6 +118,14 @@ bool lower_dtype(Lower *L, const Expr *e, npx_dtype *out)
 {
     if ((e->kind == EXPR_NAME && dtype_from_name(e->name, out)) || (e->kind == EXPR_STRING && string_dtype(e->name, out)))
         return true;
+    if (e->kind == EXPR_ATTR && strcmp(e->name, "dtype") == 0) {   /* y.astype(x.dtype) */
+        Ref x = lower_expr(L, e->obj);
+        if (x && V(P(L), x)->weak)
+            diag_error(P(L)->diag, e->at, "'%s' object has no attribute 'dtype'", dtype_python_type(V(P(L), x)->dtype));
+        else if (x)
+            *out = V(P(L), x)->dtype;
+        return x && !V(P(L), x)->weak;
+    }
     diag_error(P(L)->diag, e->span, "not a dtype; use bool, i32, i64, f32 or f64 (or np.float32, ...)");
     return false;
 }
@@ -875,6 +883,9 @@ static Ref lower_attr(Lower *L, const Expr *e)
         return build_dimval(p, e->span, &v->shape);
     if (strcmp(a, "shape") == 0)
         diag_error(p->diag, e->at, "x.shape is a tuple: use x.shape[k] for one size, or pass it as a shape");
+    else if (strcmp(a, "dtype") == 0)
+        diag_error(p->diag, e->at, "x.dtype is a dtype, not a value: pass it where a dtype goes, "
+                                   "y.astype(x.dtype), np.zeros(n, dtype=x.dtype)");
     else
         diag_error(p->diag, e->at, "arrays have no attribute '%s'", a);
     return 0;

@@ -247,7 +247,7 @@ static bool source_of(Lower *L, const Expr *e, Source *src)
     const Value *v = V(p, src->x);
     if (v->shape.ndim == 0) {
         diag_error(p->diag, e->span, v->weak ? "cannot unpack non-iterable %s object" : "iteration over a 0-d array",
-                   v->dtype == NPX_BOOL ? "bool" : dtype_is_int(v->dtype) ? "int" : "float");
+                   dtype_python_type(v->dtype));
         return false;
     }
     src->n = -1;                                 /* its rows: checked against the names */

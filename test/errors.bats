@@ -61,7 +61,7 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/not_a_method.npx"
 }
 
-@test "an unknown dtype is reported by name" {
+@test "an unknown dtype is reported by name, and x.dtype where a value goes or of a Python number" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/unknown_dtype.npx"
 }
 
