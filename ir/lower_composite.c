@@ -163,25 +163,27 @@ static bool constant_number(Lower *L, Call *c, const Expr *e, const char *param,
     return false;
 }
 
-/* y with element 0 set to `first` and, when endpoint and there are two or
- * more, the last to `last` (i the positions, count their number); NaN
- * leaves that end as it is. */
-static Ref set_ends(Program *p, Span at, Span sp, Ref y, Ref i, Ref count, double first, double last, bool endpoint)
+/* y with element 0 set to first and, when endpoint and there are two or
+ * more, the last to last (i the positions, count their number); 0 leaves
+ * that end as it is. */
+static Ref set_ends(Program *p, Span at, Span sp, Ref y, Ref i, Ref count, Ref first, Ref last, bool endpoint)
 {
-    if (first == first) {
+    if (first) {
         Ref is_first = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, int_literal(p, sp, 0) }, 2, false);
-        y = build_ufunc(p, at, sp, UF_where, (Ref[]){ is_first, build_literal(p, sp, NPX_F64, 0, first, true), y }, 3,
-                        false);
+        y = build_ufunc(p, at, sp, UF_where, (Ref[]){ is_first, first, y }, 3, false);
     }
-    if (endpoint && last == last) {
+    if (endpoint && last) {
         Ref end = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true);
         Ref is_last = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, end }, 2, false);
         Ref not_first = build_ufunc(p, at, sp, UF_greater, (Ref[]){ i, int_literal(p, sp, 0) }, 2, false);
         Ref set = build_ufunc(p, at, sp, UF_logical_and, (Ref[]){ is_last, not_first }, 2, false);
-        y = build_ufunc(p, at, sp, UF_where, (Ref[]){ set, build_literal(p, sp, NPX_F64, 0, last, true), y }, 3, false);
+        y = build_ufunc(p, at, sp, UF_where, (Ref[]){ set, last, y }, 3, false);
     }
     return y;
 }
+
+/* A float64 Python number, or 0 for NaN (an end set_ends leaves). */
+static Ref number(Program *p, Span sp, double x) { return x == x ? build_literal(p, sp, NPX_F64, 0, x, true) : 0; }
 
 /* linspace(start, stop, num, endpoint) of two numbers, float64, as NumPy
  * computes it: arange(num) * step + start with step = (stop - start) / div,
@@ -204,16 +206,70 @@ static Ref linspace(Lower *L, Call *c, double start, double stop, Dim num, bool 
     Ref step = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ delta, div }, 2, true);
     Ref y = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ i, step }, 2, false);
     y = build_ufunc(p, at, sp, UF_add, (Ref[]){ y, build_literal(p, sp, NPX_F64, 0, lo, true) }, 2, false);
-    y = set_ends(p, at, sp, y, i, count, NAN, hi, endpoint);
+    y = set_ends(p, at, sp, y, i, count, 0, number(p, sp, hi), endpoint);
     if (base == base)
         y = build_ufunc(p, at, sp, UF_power, (Ref[]){ build_literal(p, sp, NPX_F64, 0, base, true), y }, 2, false);
     if (geometric) {
-        y = set_ends(p, at, sp, y, i, count, start / sign, stop / sign, endpoint);
+        y = set_ends(p, at, sp, y, i, count, number(p, sp, start / sign), number(p, sp, stop / sign), endpoint);
         if (sign != 1)
             y = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ y, build_literal(p, sp, NPX_F64, 0, sign, true) }, 2,
                             false);
     }
     return y;
+}
+
+/* linspace of 0-d values known when the program runs (x.min(), a 0-d
+ * input), as NumPy computes it, in their float dtype (float64 for integers
+ * and Python numbers): arange(num) * step + start, step = (stop - start) /
+ * div; arange(num) / div * (stop - start) where step underflows to 0
+ * (gh-5437), arange(num) * (stop - start) where div is 0 (num 0, or 1 with
+ * endpoint); the last element set to stop when endpoint and num > 1. */
+static Ref linspace_run_time(Lower *L, Call *c, Ref start, Ref stop, Dim num, bool endpoint)
+{
+    Program *p = P(L);
+    Span at = c->call->at, sp = c->call->span;
+    const Value *a = V(p, start), *b = V(p, stop);
+    npx_dtype t = a->weak ? (b->weak ? NPX_F64 : b->dtype) : b->weak ? a->dtype : dtype_promote(a->dtype, b->dtype);
+    t = dtype_is_float(t) ? t : NPX_F64;
+    Ref i = build_arange(p, sp, NPX_I64, 0, 1, num), y = build_cast(p, sp, i, t);
+    Ref first = build_converted(p, sp, start, t), last = build_converted(p, sp, stop, t);
+    Ref count = DIM_IS_SYM(num) ? build_dimval(p, sp, &(Shape){ 1, { num } }) : int_literal(p, sp, num);
+    Ref div = endpoint ? build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true) : count;
+    Ref delta = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ last, first }, 2, false);
+    Ref step = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ delta, div }, 2, false);
+    Ref by_step = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ y, step }, 2, false);
+    Ref by_parts = build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ y, div }, 2, false);
+    by_parts = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ by_parts, delta }, 2, false);
+    Ref underflow = build_ufunc(p, at, sp, UF_equal, (Ref[]){ step, int_literal(p, sp, 0) }, 2, false);
+    Ref spread = build_ufunc(p, at, sp, UF_where, (Ref[]){ underflow, by_parts, by_step }, 3, false);
+    Ref some = build_ufunc(p, at, sp, UF_greater, (Ref[]){ div, int_literal(p, sp, 0) }, 2, true);
+    Ref by_delta = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ y, delta }, 2, false);
+    spread = build_ufunc(p, at, sp, UF_where, (Ref[]){ some, spread, by_delta }, 3, false);
+    y = build_ufunc(p, at, sp, UF_add, (Ref[]){ spread, first }, 2, false);
+    return set_ends(p, at, sp, y, i, count, 0, last, endpoint);
+}
+
+/* linspace's start and stop: numbers known at compile time (*start,
+ * *stop), or 0-d values known when the program runs (*rs, *rt). */
+static bool linspace_ends(Lower *L, Call *c, const Expr *const *a, double *start, double *stop, Ref *rs, Ref *rt)
+{
+    Program *p = P(L);
+    Ref r[2] = { lower_expr(L, a[0]), 0 };
+    if (!r[0] || !(r[1] = lower_expr(L, a[1])))
+        return false;
+    if (fold_number(p, r[0], start) && fold_number(p, r[1], stop))
+        return true;
+    for (int k = 0; k < 2; k++) {
+        const Value *v = V(p, r[k]);
+        if (v->shape.ndim) {
+            diag_error(p->diag, a[k]->span, "%s(): %s must be a number or a 0-d value; %s is not supported yet",
+                       c->fname, k ? "stop" : "start", shape_str(p, &v->shape, v->dtype, v->weak));
+            return false;
+        }
+    }
+    *rs = r[0];
+    *rt = r[1];
+    return true;
 }
 
 /* linspace(start, stop, num, endpoint, retstep, dtype, axis): an integer
@@ -233,22 +289,26 @@ Ref call_linspace(Lower *L, Call *c, int kind)
     const Expr *dtype_e = a[kind == GEOMSPACE ? 4 : 5], *axis_e = a[kind == GEOMSPACE ? 5 : 6];
     npx_dtype t = NPX_F64;
     double start, stop, base = kind == LINSPACE ? NAN : 10.0;
+    Ref rs = 0, rt = 0;                          /* linspace's ends known when the program runs */
     Dim num = 50;
     bool endpoint = true;
     if (!lower_not_given(L, c, axis_e, "axis") || (kind == LINSPACE && !lower_not_given(L, c, a[4], "retstep")) ||
         (kind == LOGSPACE && a[4] && !constant_number(L, c, a[4], "base", &base)) ||
-        (dtype_e && !lower_dtype(L, dtype_e, &t)) || !constant_number(L, c, a[0], "start", &start) ||
-        !constant_number(L, c, a[1], "stop", &stop) || (a[2] && !lower_dim(L, a[2], &num)) ||
-        (a[3] && !lower_bool_flag(L, a[3], &endpoint)))
+        (dtype_e && !lower_dtype(L, dtype_e, &t)) ||
+        (kind == LINSPACE ? !linspace_ends(L, c, a, &start, &stop, &rs, &rt)
+                          : !constant_number(L, c, a[0], "start", &start) ||
+                                !constant_number(L, c, a[1], "stop", &stop)) ||
+        (a[2] && !lower_dim(L, a[2], &num)) || (a[3] && !lower_bool_flag(L, a[3], &endpoint)))
         return 0;
     if (kind == GEOMSPACE && (start == 0 || stop == 0)) {
         diag_error(p->diag, a[start == 0 ? 0 : 1]->span, "Geometric sequence cannot include zero");
         return 0;
     }
-    Ref y = linspace(L, c, start, stop, num, endpoint, base, kind == GEOMSPACE);
+    Ref y = rs ? linspace_run_time(L, c, rs, rt, num, endpoint)
+               : linspace(L, c, start, stop, num, endpoint, base, kind == GEOMSPACE);
     if (y && kind == LINSPACE && dtype_is_int(t))
         y = build_ufunc(p, c->call->at, c->call->span, UF_floor, &y, 1, false);
-    return !y || t == NPX_F64 ? y : build_cast(p, c->call->span, y, t);
+    return !y || (dtype_e ? V(p, y)->dtype == t : true) ? y : build_cast(p, c->call->span, y, t);
 }
 
 /* flatnonzero(a): where the flattened a is not zero, as NumPy computes it,

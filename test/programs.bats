@@ -334,7 +334,7 @@ PY
     check_program "$BATS_TEST_DIRNAME/programs/var_std.npx"
 }
 
-@test "eye, linspace, logspace and geomspace match NumPy, exact ends, negative ranges and integer dtypes included" {
+@test "eye, linspace, logspace and geomspace match NumPy, exact ends, negative ranges, integer dtypes, run-time ends" {
     check_program "$BATS_TEST_DIRNAME/programs/creation_more.npx"
 }
 
