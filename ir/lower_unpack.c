@@ -6,6 +6,7 @@
  *   np.nonzero(x), where(c)     i, j = np.nonzero(m): the positions, one array an axis
  *   np.average(..., returned=True)   avg, total = np.average(x, weights=w, returned=True)
  *   np.unravel_index(k, shape)  i, j = np.unravel_index(np.argmax(x), x.shape)
+ *   np.modf(x)                  frac, whole = np.modf(x)
  *   any other array, by rows    lo, hi = np.percentile(x, [5, 95])
  * Each name gets a statement of its own (its comment, its trace line) that
  * builds its part; what the parts share (x and y of divmod) is lowered once,
@@ -18,14 +19,15 @@
 static Program *P(Lower *L) { return L->p; }
 
 typedef enum {
-    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_AVERAGE, FROM_UNRAVEL, FROM_ROWS
+    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_AVERAGE, FROM_UNRAVEL, FROM_MODF, FROM_ROWS
 } SourceKind;
 
 typedef struct {
     SourceKind kind;
     const Expr *e;               /* the value as written */
     int n;                       /* its parts */
-    Ref x, y;                    /* SHAPE, ROWS, NONZERO: the array (NONZERO: y, x != 0); DIVMOD: the operands;
+    Ref x, y;                    /* SHAPE, ROWS, NONZERO, MODF: the array (NONZERO: y, x != 0; MODF: in
+                                    its float dtype); DIVMOD: the operands;
                                     AVERAGE: the average and the sum of weights; UNRAVEL: x the flat
                                     index, checked */
     bool weak_result;            /* DIVMOD: Python's divmod of Python numbers */
@@ -37,8 +39,9 @@ typedef struct {
 } Source;
 
 /* The functions that return several arrays. */
-static const char *const several[] = { "divmod", "meshgrid", "nonzero", "where", "average", "unravel_index", NULL };
-enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL };
+static const char *const several[] = { "divmod", "meshgrid", "nonzero", "where", "average", "unravel_index", "modf",
+                                       NULL };
+enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL, MODF };
 
 /* Is returned=True among call's keywords? */
 static bool returns_weights(const Expr *call)
@@ -79,6 +82,7 @@ const char *lower_unpack_hint(Lower *L, const Expr *call)
         NULL,                                    /* average(returned=True): its own words */
         "unravel_index returns a tuple of index arrays, one for each axis of the shape: unpack them, "
         "i, j = np.unravel_index(k, x.shape), or take one, np.unravel_index(k, x.shape)[0]",
+        "modf returns two arrays, the fractional and the integral parts: unpack them, frac, whole = np.modf(x)",
     };
     int k = several_valued(L, call);
     return k < 0 ? NULL : hints[k];
@@ -210,6 +214,26 @@ static bool unravel_source(Lower *L, const Expr *e, Source *src)
     return src->x != 0;
 }
 
+/* np.modf(x): x in the float dtype its parts have (float64 for integers). */
+static bool modf_source(Lower *L, const Expr *e, Source *src)
+{
+    static const char *const params[] = { "x", NULL };
+    Program *p = P(L);
+    Call c = call_of(e, "modf");
+    const Expr *a[1];
+    if (!lower_bind_args(L, &c, params, 1, a) || !(src->x = lower_expr(L, a[0])))
+        return false;
+    npx_dtype t = V(p, src->x)->dtype;
+    if (t == NPX_BOOL) {
+        diag_error(p->diag, e->obj->span, "'modf' of bool arrays computes in float16 in NumPy, which npxc does not "
+                                          "support yet; convert first, e.g. x.astype(f32)");
+        return false;
+    }
+    src->x = build_converted(p, a[0]->span, src->x, t == NPX_F32 && !V(p, src->x)->weak ? NPX_F32 : NPX_F64);
+    src->n = 2;
+    return true;
+}
+
 /* What e unpacks into, and how many parts: lowered under the first name's
  * statement. */
 static bool source_of(Lower *L, const Expr *e, Source *src)
@@ -227,6 +251,7 @@ static bool source_of(Lower *L, const Expr *e, Source *src)
     case NONZERO: src->kind = FROM_NONZERO; return nonzero_source(L, e, false, src);
     case WHERE: src->kind = FROM_NONZERO; return nonzero_source(L, e, true, src);
     case UNRAVEL: src->kind = FROM_UNRAVEL; return unravel_source(L, e, src);
+    case MODF: src->kind = FROM_MODF; return modf_source(L, e, src);
     case AVERAGE: {
         Call c = call_of(e, "average");
         src->kind = FROM_AVERAGE;
@@ -286,6 +311,17 @@ static Ref part(Lower *L, const Source *src, int i)
                             2, false);
         Ref size = lower_size(p, e->span, s->d[i]);
         return build_ufunc(p, e->obj->span, e->span, UF_remainder, (Ref[]){ r, size }, 2, false);
+    }
+    case FROM_MODF: {                            /* C's modf: trunc(x); x - trunc(x), 0 for an infinity, with x's sign */
+        Span at = e->obj->span;
+        Ref whole = build_ufunc(p, at, e->span, UF_trunc, &src->x, 1, false);
+        if (i == 1)
+            return whole;
+        Ref frac = build_ufunc(p, at, e->span, UF_subtract, (Ref[]){ src->x, whole }, 2, false);
+        Ref inf = build_ufunc(p, at, e->span, UF_isinf, &src->x, 1, false);
+        frac = build_ufunc(p, at, e->span, UF_where, (Ref[]){ inf, build_literal(p, e->span, NPX_I64, 0, 0, true), frac },
+                           3, false);
+        return build_ufunc(p, at, e->span, UF_copysign, (Ref[]){ frac, src->x }, 2, false);
     }
     case FROM_ROWS: return lower_component(p, e->span, src->x, 0, i);
     }
