@@ -469,6 +469,10 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/tensordot.npx"
 }
 
-@test "unpacking matches Python and NumPy: tuples, a swap, shapes, divmod, meshgrid, rows, in a loop" {
+@test "unpacking matches Python and NumPy: tuples, a swap, shapes, rows, in a loop, a name twice" {
     check_program "$BATS_TEST_DIRNAME/programs/unpack.npx"
+}
+
+@test "functions that return several arrays match NumPy: divmod, meshgrid, nonzero, average, unravel_index, modf" {
+    check_program "$BATS_TEST_DIRNAME/programs/unpack_functions.npx"
 }
