@@ -134,6 +134,8 @@ Ref call_ufunc_method(Lower *L, Call *c, int f);
 /* lower_composite.c: functions NumPy defines through others */
 Ref call_var(Lower *L, Call *c, int is_std);
 Ref call_ptp(Lower *L, Call *c, int unused);
+/* how many elements of x a reduction over axes takes into each result */
+Ref lower_count_over(Program *p, Span sp, Ref x, uint32_t axes);
 /* var's value: sum((x - mean)**2) / max(n - ddof, 0) over axes, both sums
  * in dtype t (0: NumPy's default) */
 Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, Ref ddof, npx_dtype t);

@@ -71,20 +71,27 @@ Ref lower_ddof(Lower *L, const Expr *e)
     return r;
 }
 
-Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, Ref ddof, npx_dtype t)
+/* How many of x's elements a reduction over axes takes in each result: a
+ * Python int. */
+Ref lower_count_over(Program *p, Span sp, Ref x, uint32_t axes)
 {
-    Program *p = P(L);
     const Shape *in = &V(p, x)->shape;
     Shape counted = { 0, { 0 } };
     for (int k = 0; k < in->ndim; k++)
         if (axes >> k & 1)
             counted.d[counted.ndim++] = in->d[k];
+    return counted.ndim ? build_dimval(p, sp, &counted) : int_literal(p, sp, 1);
+}
+
+Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, Ref ddof, npx_dtype t)
+{
+    Program *p = P(L);
     Ref mean = t ? build_reduce_as(p, sp, RED_mean, x, axes, true, t) : build_reduce(p, sp, RED_mean, x, axes, true);
     Ref dev = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ x, mean }, 2, false);
     Ref squared = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ dev, dev }, 2, false);
     Ref total = t ? build_reduce_as(p, sp, RED_sum, squared, axes, keepdims, t)
                   : build_reduce(p, sp, RED_sum, squared, axes, keepdims);
-    Ref n = counted.ndim ? build_dimval(p, sp, &counted) : int_literal(p, sp, 1);
+    Ref n = lower_count_over(p, sp, x, axes);
     Ref dof = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ n, ddof }, 2, true);
     dof = build_ufunc(p, at, sp, UF_maximum, (Ref[]){ dof, int_literal(p, sp, 0) }, 2, true);
     return build_ufunc(p, at, sp, UF_true_divide, (Ref[]){ total, dof }, 2, false);

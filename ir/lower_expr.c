@@ -325,7 +325,6 @@ static Ref call_ufunc(Lower *L, Call *c, int f)
     if (f == UF_where) {
         static const char *const wp[] = { "condition", "x", "y", NULL };
         memcpy(params, wp, sizeof wp);
-
     }
     const Expr *a[3];
     if (!lower_bind_args(L, c, params, u->nin, a))

@@ -204,11 +204,7 @@ Ref lower_average(Lower *L, Call *c, Ref *scl)
     Ref avg, scale;
     if (!a[2] || a[2]->kind == EXPR_NONE) {
         avg = build_reduce(p, sp, RED_mean, x, axes, keepdims);
-        Shape counted = { 0, { 0 } };
-        for (int k = 0; k < V(p, x)->shape.ndim; k++)
-            if (axes >> k & 1)
-                counted.d[counted.ndim++] = V(p, x)->shape.d[k];
-        scale = counted.ndim ? build_dimval(p, sp, &counted) : build_literal(p, sp, NPX_I64, 1, 1, true);
+        scale = lower_count_over(p, sp, x, axes);
     } else {
         Ref w = lower_asarray(p, sp, lower_expr(L, a[2]));
         if (!w || !(w = laid_weights(L, at, x, w, axis, axes)))
