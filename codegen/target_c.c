@@ -448,29 +448,12 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 
 static void c_free(Emitter *e, const Value *v) { emit_line(e, "npx_free(%s);", v->cname); }
 
-/* bincount: one vectorized pass for the smallest and largest value (the size,
- * and the negative check), then one that counts, each thread into its own
- * histogram (its own allocation: neighbouring ones slowed the count by a
- * third) when the bins are few, added in thread order (weights sum the same
- * in every run). Each thread's histogram is two, the even elements counted
- * into one and the odd into the other: two increments of the same bin in a
- * row no longer wait on each other (1M int32 in [0, 1000): 0.52 -> 0.45 ms
- * on two Zen 3 cores). An int32 input is read as it is, never widened into a
- * copy. (Counting in the same pass, with histograms that grow, measured
- * slower: 0.33 against 0.28 ms for 1M int64 here; the check pass vectorizes,
- * and leaves the data in cache for the count.) */
-static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
+/* bincount's first pass: the smallest and largest value (the negative
+ * check, and the length). */
+static void bincount_length(Emitter *e, const Value *v, const Value *x, const IrStmt *st)
 {
-    Program *p = e->p;
-    const Value *v = V(p, r), *x = V(p, v->args[0]);
     const char *len = cx_dim(e, v->shape.d[0]), *n = cx_dim(e, x->shape.d[0]);
-    const char *i[] = { "i" }, *ct = dtype_ctype(v->dtype);
-    const char *xi = cx_value(e, v->args[0], i, NPX_I64);
-    const char *add = v->nargs == 2 ? cx_value(e, v->args[1], i, NPX_F64) : "1";
-    const char *next[] = { "i + 1" }, *last[] = { arena_printf(p->arena, "%s - 1", n) };
-    const char *x_next = cx_value(e, v->args[0], next, NPX_I64), *x_last = cx_value(e, v->args[0], last, NPX_I64);
-    const char *add_next = v->nargs == 2 ? cx_value(e, v->args[1], next, NPX_F64) : "1";
-    const char *add_last = v->nargs == 2 ? cx_value(e, v->args[1], last, NPX_F64) : "1";
+    const char *i[] = { "i" }, *xi = cx_value(e, v->args[0], i, NPX_I64);
     emit_line(e, "int64_t %s;", len);
     emit_block(e);
     emit_line(e, "int64_t lo = INT64_MAX, hi = -1;");
@@ -487,6 +470,34 @@ static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
     const char *minlength = cx_dim(e, v->ival);
     emit_line(e, "%s = hi + 1 > %s ? hi + 1 : %s;", len, minlength, minlength);
     emit_close(e, NULL);
+}
+
+/* bincount: one vectorized pass for the smallest and largest value (the size,
+ * and the negative check), then one that counts, each thread into its own
+ * histogram (its own allocation: neighbouring ones slowed the count by a
+ * third) when the bins are few, added in thread order (weights sum the same
+ * in every run). Each thread's histogram is two, the even elements counted
+ * into one and the odd into the other: two increments of the same bin in a
+ * row no longer wait on each other (1M int32 in [0, 1000): 0.52 -> 0.45 ms
+ * on two Zen 3 cores). An int32 input is read as it is, never widened into a
+ * copy. (Counting in the same pass, with histograms that grow, measured
+ * slower: 0.33 against 0.28 ms for 1M int64 here; the check pass vectorizes,
+ * and leaves the data in cache for the count.) A histogram's bin numbers
+ * (binned) need no first pass. */
+static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
+{
+    Program *p = e->p;
+    const Value *v = V(p, r), *x = V(p, v->args[0]);
+    const char *len = cx_dim(e, v->shape.d[0]), *n = cx_dim(e, x->shape.d[0]);
+    const char *i[] = { "i" }, *ct = dtype_ctype(v->dtype);
+    const char *xi = cx_value(e, v->args[0], i, NPX_I64);
+    const char *add = v->nargs == 2 ? cx_value(e, v->args[1], i, NPX_F64) : "1";
+    const char *next[] = { "i + 1" }, *last[] = { arena_printf(p->arena, "%s - 1", n) };
+    const char *x_next = cx_value(e, v->args[0], next, NPX_I64), *x_last = cx_value(e, v->args[0], last, NPX_I64);
+    const char *add_next = v->nargs == 2 ? cx_value(e, v->args[1], next, NPX_F64) : "1";
+    const char *add_last = v->nargs == 2 ? cx_value(e, v->args[1], last, NPX_F64) : "1";
+    if (!v->binned)
+        bincount_length(e, v, x, st);
     c_declare(e, v, true);
     emit_open(e, "if (%s <= NPX_PRIVATE_BINS)", len);
     emit_line(e, "const int parts = NPX_MAX_THREADS;");
@@ -498,7 +509,7 @@ static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
     emit_line(e, "NPX_FOR_NOWAIT");
     emit_open(e, "for (int64_t i = 0; i < %s - 1; i += 2)", n);
     emit_line(e, "mine[%s] += %s;", xi, add);
-    emit_line(e, "mine[%s + %s] += %s;", len, x_next, add_next);
+    emit_line(e, "mine[%s + (%s)] += %s;", len, x_next, add_next);
     emit_close(e, NULL);
     emit_close(e, NULL);
     emit_open(e, "for (int part = 0; part < parts; part++)");

@@ -529,7 +529,8 @@ static void bincount_shared(Emitter *e, Ref r, const Value *x)
 
 /* bincount: one kernel checks for negative values and finds the largest;
  * the host reads both in one copy (the one sync, to size the result); one
- * kernel counts, in shared memory when the bins fit. */
+ * kernel counts, in shared memory when the bins fit. A histogram's bin
+ * numbers (binned) need neither the first kernel nor the sync. */
 static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
 {
     Program *p = e->p;
@@ -537,14 +538,16 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     const char *len = cx_dim(e, v->shape.d[0]);
     const char *iv[] = { "i0" };
     Dim xd[] = { x->shape.d[0] };
-    emit_line(e, "npx_dev_max_reset(dev_status);");
-    e->t->open_nest(e, arena_printf(p->arena, "%s_max", v->cname), xd, iv, 1);
-    emit_line(e, "const long long elem = (long long)%s;", cx_value(e, v->args[0], iv, NPX_I64));
-    emit_line(e, "if (elem < 0)");
-    emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem, 0);", st->line);
-    emit_line(e, "atomicMax(&st->max, elem);");
-    e->t->close_nest(e);
-    emit_line(e, "int64_t %s = npx_dev_read_max(st, dev_status, %s); /* one sync */", len, cx_dim(e, v->ival));
+    if (!v->binned) {
+        emit_line(e, "npx_dev_max_reset(dev_status);");
+        e->t->open_nest(e, arena_printf(p->arena, "%s_max", v->cname), xd, iv, 1);
+        emit_line(e, "const long long elem = (long long)%s;", cx_value(e, v->args[0], iv, NPX_I64));
+        emit_line(e, "if (elem < 0)");
+        emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem, 0);", st->line);
+        emit_line(e, "atomicMax(&st->max, elem);");
+        e->t->close_nest(e);
+        emit_line(e, "int64_t %s = npx_dev_read_max(st, dev_status, %s); /* one sync */", len, cx_dim(e, v->ival));
+    }
     cuda_declare(e, v, true);
     emit_line(e, "if (%s <= NPX_SHARED_BINS)", len);
     e->indent++;

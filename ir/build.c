@@ -809,3 +809,19 @@ Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, Dim minlength)
     v->ival = minlength;
     return r;
 }
+
+Ref build_bin_counts(Program *p, Span span, Ref bins, Ref w, Dim nbins)
+{
+    if (!bins || (w && V(p, w)->shape.d[0] != V(p, bins)->shape.d[0]))
+        return 0;
+    Ref r = ir_new(p, IR_BINCOUNT, span);
+    Value *v = V(p, r);
+    v->dtype = w ? NPX_F64 : NPX_I64;
+    v->shape = (Shape){ 1, { nbins } };
+    v->args[0] = bins;
+    v->args[1] = w;
+    v->nargs = w ? 2 : 1;
+    v->ival = nbins;
+    v->binned = true;
+    return r;
+}

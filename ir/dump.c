@@ -59,7 +59,7 @@ static void dump_value(FILE *out, Program *p, Ref r)
             fprintf(out, "%s%d", k ? "," : "", v->perm[k]);
         fprintf(out, ")");
         break;
-    case IR_BINCOUNT: fprintf(out, " minlength=%s", dim_str(p, v->ival)); break;
+    case IR_BINCOUNT: fprintf(out, v->binned ? " bins=%s" : " minlength=%s", dim_str(p, v->ival)); break;
     case IR_CONCAT:
     case IR_TAKE:
     case IR_CUMSUM: fprintf(out, " %s axis=%lld", reduction_name[v->red], (long long)v->ival); break;

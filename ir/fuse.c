@@ -10,13 +10,15 @@
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
 
 /* Does user read r one element at a time, where it computes its own: the
- * new values of an update, the values a search looks up? */
+ * new values of an update, the values a search looks up, a histogram's bin
+ * numbers and weights as they are counted? */
 static bool reads_each_element(const Value *user, Ref r)
 {
     switch (user->kind) {
     case IR_UPDATE:
     case IR_SEARCH: return user->args[1] == r;
     case IR_INTERP: return user->args[0] != r && user->args[1] != r;
+    case IR_BINCOUNT: return user->binned;      /* (a bincount's first pass would compute them again) */
     default: return false;
     }
 }

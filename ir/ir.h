@@ -116,7 +116,7 @@ typedef enum {
                        of matrices (the stacks broadcast, matmul_stack_ndim) */
     IR_ARANGE,      /* fval/ival start, step2 step, shape[0] elements */
     IR_BINCOUNT,    /* bincount(args[0], weights=args[1] or 0, minlength=ival, a Dim);
-                       shape[0] is a SYM_DATA symbol */
+                       shape[0] is a SYM_DATA symbol, or ival when binned */
     IR_COMPRESS,    /* args[0][..., args[1], ...], a boolean mask over its axes from ival on: the
                        elements (or sub-arrays) where it is True, in order, along one axis, at
                        ival, whose size is a SYM_DATA symbol */
@@ -145,6 +145,8 @@ typedef struct {
                                     ufunc(itself, args[1]), in order, a repeated position again */
     Reduction red;               /* REDUCE */
     bool positions;              /* SORT: argsort */
+    bool binned;                 /* BINCOUNT: its values are bin numbers in [0, shape[0]) by how they
+                                    were made (histogram's): its length is known, no pass for it */
     uint32_t axes;               /* REDUCE: reduced axes of args[0] */
     bool keepdims;               /* REDUCE */
     int perm[NPX_MAX_RANK];      /* TRANSPOSE */
@@ -341,7 +343,10 @@ bool ir_loop_runs(const Program *p, const Loop *lp);
 /* Has an update between statements first and last taken r's buffer over (r, a
  * loop's carried value, changes in place in the loop's body)? */
 bool ir_buffer_taken(const Program *p, Ref r, int first, int last);
-static inline bool ir_sized_by_data(const Value *v) { return v->kind == IR_BINCOUNT || v->kind == IR_COMPRESS; }
+static inline bool ir_sized_by_data(const Value *v)
+{
+    return (v->kind == IR_BINCOUNT && !v->binned) || v->kind == IR_COMPRESS;
+}
 /* the size the data give of such a value */
 static inline Dim ir_data_dim(const Value *v) { return v->shape.d[v->kind == IR_COMPRESS ? v->ival : 0]; }
 /* c_names.c: a name C, C++, the headers or the generated code already use

@@ -140,6 +140,11 @@ Ref lower_count_over(Program *p, Span sp, Ref x, uint32_t axes);
  * in dtype t (0: NumPy's default) */
 Ref lower_variance(Lower *L, Span at, Span sp, Ref x, uint32_t axes, bool keepdims, Ref ddof, npx_dtype t);
 Ref lower_ddof(Lower *L, const Expr *e);    /* a Python number, 0 when e is NULL */
+/* e, c's argument param, as a number known at compile time (reported if not) */
+bool lower_constant(Lower *L, Call *c, const Expr *e, const char *param, double *out);
+/* linspace(start, stop, num, endpoint) of 0-d values known when the program
+ * runs, as NumPy computes it in their float dtype */
+Ref lower_linspace(Lower *L, Call *c, Ref start, Ref stop, Dim num, bool endpoint);
 /* lower_nan.c: which 0 nansum, 1 nanprod, 2 nanmean, 3 nanmax, 4 nanmin, 5 nanvar, 6 nanstd */
 Ref call_nan(Lower *L, Call *c, int which);
 Ref call_eye(Lower *L, Call *c, int which);        /* eye, identity (1) */
@@ -198,6 +203,8 @@ Ref call_trapezoid(Lower *L, Call *c, int unused);
 Ref call_select(Lower *L, Call *c, int unused);
 Ref call_average(Lower *L, Call *c, int unused);
 Ref lower_average(Lower *L, Call *c, Ref *scl);   /* scl: returned=True's sum of weights */
+/* lower_histogram.c: np.histogram's counts, and its bin edges in *edges */
+Ref lower_histogram(Lower *L, Call *c, Ref *edges);
 Ref call_polyval(Lower *L, Call *c, int unused);
 Ref call_inner(Lower *L, Call *c, int unused);
 Ref call_vdot(Lower *L, Call *c, int unused);

@@ -157,7 +157,7 @@ static bool fold_number(const Program *p, Ref r, double *out)
 }
 
 /* e, c's argument param, as a number known at compile time (reported if not). */
-static bool constant_number(Lower *L, Call *c, const Expr *e, const char *param, double *out)
+bool lower_constant(Lower *L, Call *c, const Expr *e, const char *param, double *out)
 {
     Ref r = lower_expr(L, e);
     if (!r)
@@ -231,7 +231,7 @@ static Ref linspace(Lower *L, Call *c, double start, double stop, Dim num, bool 
  * div; arange(num) / div * (stop - start) where step underflows to 0
  * (gh-5437), arange(num) * (stop - start) where div is 0 (num 0, or 1 with
  * endpoint); the last element set to stop when endpoint and num > 1. */
-static Ref linspace_run_time(Lower *L, Call *c, Ref start, Ref stop, Dim num, bool endpoint)
+Ref lower_linspace(Lower *L, Call *c, Ref start, Ref stop, Dim num, bool endpoint)
 {
     Program *p = P(L);
     Span at = c->call->at, sp = c->call->span;
@@ -300,18 +300,18 @@ Ref call_linspace(Lower *L, Call *c, int kind)
     Dim num = 50;
     bool endpoint = true;
     if (!lower_not_given(L, c, axis_e, "axis") || (kind == LINSPACE && !lower_not_given(L, c, a[4], "retstep")) ||
-        (kind == LOGSPACE && a[4] && !constant_number(L, c, a[4], "base", &base)) ||
+        (kind == LOGSPACE && a[4] && !lower_constant(L, c, a[4], "base", &base)) ||
         (dtype_e && !lower_dtype(L, dtype_e, &t)) ||
         (kind == LINSPACE ? !linspace_ends(L, c, a, &start, &stop, &rs, &rt)
-                          : !constant_number(L, c, a[0], "start", &start) ||
-                                !constant_number(L, c, a[1], "stop", &stop)) ||
+                          : !lower_constant(L, c, a[0], "start", &start) ||
+                                !lower_constant(L, c, a[1], "stop", &stop)) ||
         (a[2] && !lower_dim(L, a[2], &num)) || (a[3] && !lower_bool_flag(L, a[3], &endpoint)))
         return 0;
     if (kind == GEOMSPACE && (start == 0 || stop == 0)) {
         diag_error(p->diag, a[start == 0 ? 0 : 1]->span, "Geometric sequence cannot include zero");
         return 0;
     }
-    Ref y = rs ? linspace_run_time(L, c, rs, rt, num, endpoint)
+    Ref y = rs ? lower_linspace(L, c, rs, rt, num, endpoint)
                : linspace(L, c, start, stop, num, endpoint, base, kind == GEOMSPACE);
     if (y && kind == LINSPACE && dtype_is_int(t))
         y = build_ufunc(p, c->call->at, c->call->span, UF_floor, &y, 1, false);

@@ -7,6 +7,7 @@
  *   np.average(..., returned=True)   avg, total = np.average(x, weights=w, returned=True)
  *   np.unravel_index(k, shape)  i, j = np.unravel_index(np.argmax(x), x.shape)
  *   np.modf(x)                  frac, whole = np.modf(x)
+ *   np.histogram(x, bins)       hist, edges = np.histogram(x, bins=50)
  *   any other array, by rows    lo, hi = np.percentile(x, [5, 95])
  * Each name gets a statement of its own (its comment, its trace line) that
  * builds its part; what the parts share (x and y of divmod) is lowered once,
@@ -19,7 +20,7 @@
 static Program *P(Lower *L) { return L->p; }
 
 typedef enum {
-    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_AVERAGE, FROM_UNRAVEL, FROM_MODF, FROM_ROWS
+    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_PAIR, FROM_UNRAVEL, FROM_MODF, FROM_ROWS
 } SourceKind;
 
 typedef struct {
@@ -28,7 +29,8 @@ typedef struct {
     int n;                       /* its parts */
     Ref x, y;                    /* SHAPE, ROWS, NONZERO, MODF: the array (NONZERO: y, x != 0; MODF: in
                                     its float dtype); DIVMOD: the operands;
-                                    AVERAGE: the average and the sum of weights; UNRAVEL: x the flat
+                                    PAIR: the two results (the average and the sum of
+                                    weights; the counts and the edges); UNRAVEL: x the flat
                                     index, checked */
     bool weak_result;            /* DIVMOD: Python's divmod of Python numbers */
     Ref grid[NPX_MAX_RANK];      /* MESHGRID: the inputs, each flattened */
@@ -40,8 +42,8 @@ typedef struct {
 
 /* The functions that return several arrays. */
 static const char *const several[] = { "divmod", "meshgrid", "nonzero", "where", "average", "unravel_index", "modf",
-                                       NULL };
-enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL, MODF };
+                                       "histogram", NULL };
+enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL, MODF, HISTOGRAM };
 
 /* Is returned=True among call's keywords? */
 static bool returns_weights(const Expr *call)
@@ -83,6 +85,8 @@ const char *lower_unpack_hint(Lower *L, const Expr *call)
         "unravel_index returns a tuple of index arrays, one for each axis of the shape: unpack them, "
         "i, j = np.unravel_index(k, x.shape), or take one, np.unravel_index(k, x.shape)[0]",
         "modf returns two arrays, the fractional and the integral parts: unpack them, frac, whole = np.modf(x)",
+        "histogram returns two arrays, the counts and the bin edges: unpack them, hist, edges = "
+        "np.histogram(x, bins=50), or take one, np.histogram(x)[0]",
     };
     int k = several_valued(L, call);
     return k < 0 ? NULL : hints[k];
@@ -245,18 +249,20 @@ static bool source_of(Lower *L, const Expr *e, Source *src)
         src->n = e->args.n;
         return true;
     }
-    switch (several_valued(L, e)) {
+    int k = several_valued(L, e);
+    switch (k) {
     case DIVMOD: src->kind = FROM_DIVMOD; return divmod_source(L, e, src);
     case MESHGRID: src->kind = FROM_MESHGRID; return meshgrid_source(L, e, src);
     case NONZERO: src->kind = FROM_NONZERO; return nonzero_source(L, e, false, src);
     case WHERE: src->kind = FROM_NONZERO; return nonzero_source(L, e, true, src);
     case UNRAVEL: src->kind = FROM_UNRAVEL; return unravel_source(L, e, src);
     case MODF: src->kind = FROM_MODF; return modf_source(L, e, src);
-    case AVERAGE: {
-        Call c = call_of(e, "average");
-        src->kind = FROM_AVERAGE;
+    case AVERAGE:
+    case HISTOGRAM: {
+        Call c = call_of(e, several[k]);
+        src->kind = FROM_PAIR;
         src->n = 2;
-        return (src->x = lower_average(L, &c, &src->y)) != 0;
+        return (src->x = k == AVERAGE ? lower_average(L, &c, &src->y) : lower_histogram(L, &c, &src->y)) != 0;
     }
     }
     if (e->kind == EXPR_ATTR && strcmp(e->name, "shape") == 0) {
@@ -299,7 +305,7 @@ static Ref part(Lower *L, const Source *src, int i)
         Ref at = along_axis(p, e->span, build_arange(p, e->span, NPX_I64, 0, 1, s->d[i]), i, s->ndim);
         return build_compress(p, e->obj->span, e->span, build_broadcast(p, e->span, at, s), src->y, 0, 0);
     }
-    case FROM_AVERAGE: return i ? src->y : src->x;
+    case FROM_PAIR: return i ? src->y : src->x;
     case FROM_UNRAVEL: {                         /* k // (the sizes after axis i) % (axis i's) */
         const Shape *s = &src->shape;
         Shape after = { 0, { 0 } };

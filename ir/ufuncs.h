@@ -88,7 +88,9 @@ enum {
     X(rad2deg, 1, 0, NULL, NULL, "$0 * (180.0$f / 3.14159265358979323846$f)")          \
     X(where, 3, 0, "$0 ? $1 : $2", "$0 ? $1 : $2", "$0 ? $1 : $2")                     \
     X(weights_divide, 2, UF_INTERNAL, NULL, NULL, "npx_weights_divide_$t(st, $l, $0, $1)")     \
-    X(unravel_checked, 2, UF_INTERNAL, NULL, "npx_unravel_checked(st, $l, $0, $1)", NULL)
+    X(unravel_checked, 2, UF_INTERNAL, NULL, "npx_unravel_checked(st, $l, $0, $1)", NULL)               \
+    X(range_checked, 2, UF_INTERNAL, NULL, NULL, "npx_range_checked_$t(st, $l, $0, $1)")                \
+    X(bins_checked, 2, UF_INTERNAL, NULL, "npx_bins_checked(st, $l, $0, $1)", NULL)
 
 typedef enum {
 #define X(name, nin, flags, b, i, f) UF_##name,

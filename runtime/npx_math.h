@@ -10,6 +10,8 @@
 #define NPX_MATH_H
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include "npx_rt.h"
 
 /* How every helper is declared. "unused": clang warns about unused static
@@ -286,6 +288,53 @@ static inline __attribute__((unused)) int64_t npx_unravel_checked(const npx_stat
         npx_runtime_error(st, line, "index %lld is out of bounds for array with size %lld", (long long)i,
                           (long long)n);
     return i;
+}
+
+/* x as NumPy's str() writes a float32 (f32) or float64 scalar, for a
+ * message: nan, inf, the fewest digits that read back as x, positional
+ * between 1e-4 and 1e16 (1e7 for float32), else scientific. */
+static inline __attribute__((unused)) const char *npx_float_str(char *buf, size_t len, double x, bool f32)
+{
+    if (isnan(x) || isinf(x))
+        return isnan(x) ? "nan" : x < 0 ? "-inf" : "inf";
+    int digits = 1;
+    while (digits < 17 && (snprintf(buf, len, "%.*e", digits - 1, x),
+                           f32 ? strtof(buf, NULL) != (float)x : strtod(buf, NULL) != x))
+        digits++;
+    double ax = fabs(x);
+    if (ax != 0 && (ax < 1e-4 || ax >= (f32 ? 1e7 : 1e16)))
+        return buf;                      /* scientific: 1e+20, 1.5e-05 */
+    int exponent = ax == 0 ? 0 : atoi(strchr(buf, 'e') + 1);
+    snprintf(buf, len, "%.*f", digits - 1 - exponent > 0 ? digits - 1 - exponent : 0, x);
+    if (!strchr(buf, '.') && strlen(buf) + 3 <= len)
+        strcat(buf, ".0");
+    return buf;
+}
+
+/* np.histogram's range found in the data, lo and hi: NumPy's ValueError
+ * unless both are finite. Host code only (CUDA kernels: cuda/npx_device.h). */
+#define NPX_RANGE_CHECKED(s, T, F32)                                                                             \
+    static inline __attribute__((unused)) T npx_range_checked_##s(const npx_state *st, int line, T lo, T hi)   \
+    {                                                                                                          \
+        char a[32], b[32];                                                                                     \
+        if (!isfinite(lo) || !isfinite(hi))                                                                    \
+            npx_runtime_error(st, line, "autodetected range of [%s, %s] is not finite",                        \
+                              npx_float_str(a, sizeof a, lo, F32), npx_float_str(b, sizeof b, hi, F32));       \
+        return lo;                                                                                             \
+    }
+NPX_RANGE_CHECKED(f32, float, true)
+NPX_RANGE_CHECKED(f64, double, false)
+#undef NPX_RANGE_CHECKED
+
+/* np.histogram's n bins, after finding whether two of its edges are equal
+ * (too_close): NumPy's ValueError if so. Host code only. */
+static inline __attribute__((unused)) int64_t npx_bins_checked(const npx_state *st, int line, int64_t too_close,
+                                                               int64_t n)
+{
+    if (too_close)
+        npx_runtime_error(st, line, "Too many bins for data range. Cannot create %lld finite-sized bins.",
+                          (long long)n);
+    return n;
 }
 
 /* Position i of an axis of size n, read by take or x[idx]: from the end

@@ -273,3 +273,7 @@ PY
 @test "an unpacking into the wrong number of names, of a number, or of divmod as one value is located" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/unpack.npx"
 }
+
+@test "histogram's bad bins, ranges and weights are located in NumPy's words, and its pair used as one value" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/histogram.npx"
+}

@@ -112,6 +112,15 @@ program() {
     ! grep -q 'sync:' <<<"$NPX_OUTPUT"
 }
 
+@test "a histogram counts its bins where it finds them, in one loop or kernel with no sync, its length known" {
+    printf 'input x: f32[N]\noutput h\nh = np.histogram(x, bins=100)[0]\n' >"$BATS_TEST_TMPDIR/h.npx"
+    explain "$BATS_TEST_TMPDIR/h.npx" -t cuda
+    grep -qE 'kernel: bincount -> counts i64\[101\] \(temporary\) \(fused: where, logical_and, .*take' <<<"$NPX_OUTPUT"
+    ! grep -q 'sync:' <<<"$NPX_OUTPUT"
+    explain "$BATS_TEST_TMPDIR/h.npx"
+    grep -qE 'loop: bincount -> counts i64\[101\] \(temporary\) \(fused: where, ' <<<"$NPX_OUTPUT"
+}
+
 @test "matrix products of floats go to the blocked GEMM by default, to CBLAS with --blas, transposes as flags" {
     npx_exec "npxc" "$NPXC" "$NPX_ROOT/bench/autoencoder.npx" -o "$BATS_TEST_TMPDIR/a.c"
     grep -qF 'npx_gemm_f32(false, true, B, H, V, 1.0f, delta_o, V, W, V, dot, H);' "$BATS_TEST_TMPDIR/a.c"

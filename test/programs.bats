@@ -476,3 +476,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "functions that return several arrays match NumPy: divmod, meshgrid, nonzero, average, unravel_index, modf" {
     check_program "$BATS_TEST_DIRNAME/programs/unpack_functions.npx"
 }
+
+@test "histogram matches NumPy: the data's range or one given, values on the edges, NaN, weights, density, empty" {
+    check_program "$BATS_TEST_DIRNAME/programs/histogram.npx"
+}

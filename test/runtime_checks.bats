@@ -357,3 +357,25 @@ load test_helper
     [[ $output == *"ur.npx:4: index 6 is out of bounds for array with size 6"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/cout/i.npy" ]
 }
+
+@test "histogram of data with NaN or infinity, or too many bins for its range, is NumPy's ValueError, exit 3, on both targets" {
+    printf 'input x: f32[N]\ninput s: f32\noutput h\nh = np.histogram(x * s, bins=4)[0]\n' >"$BATS_TEST_TMPDIR/h.npx"
+    build_program "$BATS_TEST_TMPDIR/h.npx"
+    run -3 "$PROG" --random 1 --dim N=5 s=nan -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"h.npx:4: autodetected range of [nan, nan] is not finite"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/h.npy" ]
+    run -0 "$PROG" --random 1 --dim N=5 s=0 -o "$BATS_TEST_TMPDIR/out"    # all equal: widened by 0.5
+    run -0 "$PROG" --random 1 --dim N=5 s=100000000 -o "$BATS_TEST_TMPDIR/out"
+    [ -f "$BATS_TEST_TMPDIR/out/h.npy" ]
+    build_cuda_program "$BATS_TEST_TMPDIR/h.npx"
+    run -3 "$CUDA_PROG" --random 1 --dim N=5 s=-inf -o "$BATS_TEST_TMPDIR/cout"
+    [[ $output == *"h.npx:4: autodetected range of [-inf, -inf] is not finite"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/cout/h.npy" ]
+    printf 'input x: f32[N]\noutput h\nh = np.histogram(x * 0 + 1e8, bins=4)[0]\n' >"$BATS_TEST_TMPDIR/b.npx"
+    build_program "$BATS_TEST_TMPDIR/b.npx"
+    run -3 "$PROG" --random 1 --dim N=5 -o "$BATS_TEST_TMPDIR/out2"
+    [[ $output == *"b.npx:3: Too many bins for data range. Cannot create 4 finite-sized bins."* ]]
+    build_cuda_program "$BATS_TEST_TMPDIR/b.npx"
+    run -3 "$CUDA_PROG" --random 1 --dim N=5 -o "$BATS_TEST_TMPDIR/cout2"
+    [[ $output == *"b.npx:3: Too many bins for data range. Cannot create 4 finite-sized bins."* ]]
+}

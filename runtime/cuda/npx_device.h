@@ -14,7 +14,8 @@
 #define NPX_ROUND16(n) (((size_t)(n) + 15) & ~(size_t)15)
 
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3, NPX_FAIL_ZERO_DIVISION = 4,
-       NPX_FAIL_PY_INT32 = 5, NPX_FAIL_UNRAVEL = 6 };
+       NPX_FAIL_PY_INT32 = 5, NPX_FAIL_UNRAVEL = 6,
+       NPX_FAIL_RANGE = 7, NPX_FAIL_BINS = 8 };
 
 /* The first run-time error a kernel met: kind, .npx line, two values and an
  * axis; and the largest value bincount found, read by the host in the same
@@ -131,6 +132,16 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
         npx_runtime_error(st, h.line, "Python integer %lld out of bounds for int32", h.a);
     if (h.kind == NPX_FAIL_UNRAVEL)
         npx_runtime_error(st, h.line, "index %lld is out of bounds for array with size %lld", h.a, h.b);
+    if (h.kind == NPX_FAIL_RANGE) {                 /* a and b: the two doubles' bits */
+        double lo, hi;
+        char a[32], b[32];
+        memcpy(&lo, &h.a, sizeof lo);
+        memcpy(&hi, &h.b, sizeof hi);
+        npx_runtime_error(st, h.line, "autodetected range of [%s, %s] is not finite",
+                          npx_float_str(a, sizeof a, lo, h.axis), npx_float_str(b, sizeof b, hi, h.axis));
+    }
+    if (h.kind == NPX_FAIL_BINS)
+        npx_runtime_error(st, h.line, "Too many bins for data range. Cannot create %lld finite-sized bins.", h.a);
     npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
     return h;
 }
@@ -189,6 +200,32 @@ __device__ static inline __attribute__((unused)) int64_t npx_unravel_checked(npx
     if (i < 0 || i >= n)
         npx_dev_fail(st, line, NPX_FAIL_UNRAVEL, (long long)i, (long long)n, 0);
     return i;
+}
+
+/* np.histogram's checks in a kernel (npx_math.h): a failure is recorded,
+ * the range's ends as their bits (axis: 1 for float32). */
+#define NPX_DEV_RANGE_CHECKED(s, T, F32)                                                                   \
+    __device__ static inline __attribute__((unused)) T npx_range_checked_##s(npx_dev_status *st, int line, \
+                                                                             T lo, T hi)                   \
+    {                                                                                                      \
+        if (!isfinite(lo) || !isfinite(hi)) {                                                              \
+            double ends[2] = { lo, hi };                                                                   \
+            long long bits[2];                                                                             \
+            memcpy(bits, ends, sizeof bits);                                                               \
+            npx_dev_fail(st, line, NPX_FAIL_RANGE, bits[0], bits[1], F32);                                 \
+        }                                                                                                  \
+        return lo;                                                                                         \
+    }
+NPX_DEV_RANGE_CHECKED(f32, float, 1)
+NPX_DEV_RANGE_CHECKED(f64, double, 0)
+#undef NPX_DEV_RANGE_CHECKED
+
+__device__ static inline __attribute__((unused)) int64_t npx_bins_checked(npx_dev_status *st, int line,
+                                                                            int64_t too_close, int64_t n)
+{
+    if (too_close)
+        npx_dev_fail(st, line, NPX_FAIL_BINS, (long long)n, 0, 0);
+    return n;
 }
 
 /* take and x[idx] in a kernel: position i of an axis of size n, or a
