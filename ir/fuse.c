@@ -23,6 +23,15 @@ static bool reads_each_element(const Value *user, Ref r)
     }
 }
 
+/* Is r the positions take `user` reads one at a time, as it reads its
+ * elements (W[idx + 1])? Not where a GEMM reads the take in place: the host
+ * computes that block's offset. */
+static bool takes_positions(const Program *p, Ref user, Ref r, const bool *in_place)
+{
+    const Value *u = &p->vals[user];
+    return u->kind == IR_TAKE && u->args[0] != r && !in_place[user];
+}
+
 /* The values whose sizes the data give (a bincount, x[mask]): by[k] gives
  * symbol syms[k]. */
 typedef struct {
@@ -251,7 +260,7 @@ void ir_fuse(Program *p)
         case IR_CAST: {
             const Value *user = v->uses == 1 ? &p->vals[v->user] : NULL;
             bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM ||
-                                    reads_each_element(user, r) ||
+                                    reads_each_element(user, r) || takes_positions(p, v->user, r, in_place) ||
                                     (in_place[v->user] && ir_host_int(p, r)));   /* x[t - 1] @ W: in the call */
             bool device_scalar = p->cuda && ir_host_int(p, r);  /* computed where it is read, not by a kernel */
             v->materialize = named[r] || !p->opt || !(fusable || device_scalar) || in_order[r];

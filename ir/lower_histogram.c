@@ -143,11 +143,11 @@ static Ref edge_at(Program *p, Span at, Span sp, Ref edges, Ref i) { return buil
  * hi - lo in float64 when a range is given, as NumPy does), at most n - 1;
  * then g - 1 where x < edges[g], g + 1 where x >= edges[g + 1] (not past
  * the last bin): NumPy's two corrections in turn give the same, as the
- * edges increase. Clamped to 0 as well, g stays in the edges for any x,
- * and is the one value the loop keeps. */
+ * edges increase. Clamped to 0 as well, g stays in the edges for any x;
+ * it is the one value stored (int32 where the bins allow). */
 static Ref bin_numbers(Program *p, Span at, Span sp, Ref x, Ref lo, Ref hi, Ref span_f64, Ref edges, int64_t n)
 {
-    npx_dtype t = V(p, edges)->dtype;
+    npx_dtype t = V(p, edges)->dtype, bin_t = n < INT32_MAX ? NPX_I32 : NPX_I64;  /* g: half the bytes */
     Ref xt = V(p, x)->dtype == t ? x : build_cast(p, sp, x, t);
     Ref width = span_f64 ? span_f64 : ufunc(p, at, sp, UF_subtract, hi, lo);
     Ref f = ufunc(p, at, sp, UF_true_divide, ufunc(p, at, sp, UF_subtract, xt, lo), width);
@@ -156,8 +156,8 @@ static Ref bin_numbers(Program *p, Span at, Span sp, Ref x, Ref lo, Ref hi, Ref 
     Ref close = ufunc(p, at, sp, UF_greater_equal, build_index(p, sp, edges, &head), build_index(p, sp, edges, &tail));
     close = build_reduce(p, sp, RED_any, close, 1u, false);
     Ref last = ufunc(p, at, sp, UF_bins_checked, close, build_literal(p, sp, NPX_I64, n, (double)n, false));
-    last = ufunc(p, at, sp, UF_subtract, last, python_int(p, sp, 1));
-    Ref g = ufunc(p, at, sp, UF_maximum, build_cast(p, sp, f, NPX_I64), python_int(p, sp, 0));
+    last = build_cast(p, sp, ufunc(p, at, sp, UF_subtract, last, python_int(p, sp, 1)), bin_t);
+    Ref g = ufunc(p, at, sp, UF_maximum, build_cast(p, sp, f, bin_t), python_int(p, sp, 0));
     g = ufunc(p, at, sp, UF_minimum, g, last);
     Ref down = ufunc(p, at, sp, UF_less, xt, edge_at(p, at, sp, edges, g));
     Ref next = edge_at(p, at, sp, edges, ufunc(p, at, sp, UF_add, g, python_int(p, sp, 1)));
