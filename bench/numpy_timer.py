@@ -77,6 +77,8 @@ def numpy_runner(prog, inputs, sizes):
         for st in stmts:
             if st[0] == "assign":
                 env[st[3]] = eval(st[5], glob, env)
+            elif st[0] == "unpack":                 # a, b = value: as Python unpacks it
+                env.update(zip(st[3], eval(st[5], glob, env)))
             elif st[0] == "setitem":                # x[index] = v: in place, as NumPy does
                 exec(st[5], glob, env)
             elif st[0] == "for":

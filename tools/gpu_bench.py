@@ -34,6 +34,8 @@ def run_once(prog, inputs):
             env[name] = inputs[name]
         elif kind == "const":
             env[name] = st[4]
+        elif kind == "unpack":                  # a, b = value: as Python unpacks it
+            env.update(zip(name, eval(st[5], npxref.EVAL_GLOBALS, env)))
         else:
             env[name] = eval(st[5], npxref.EVAL_GLOBALS, env)
 
