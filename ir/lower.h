@@ -217,6 +217,7 @@ bool lower_two_arrays(Lower *L, Call *c, Ref *x, Ref *y);
 Ref lower_tensordot(Lower *L, Span at, Span sp, Ref x, Ref y, const int *axes_x, const int *axes_y, int n);
 /* lower_search.c: look-ups in sorted arrays */
 Ref call_searchsorted(Lower *L, Call *c, int unused);
+Ref call_digitize(Lower *L, Call *c, int unused);
 Ref call_interp(Lower *L, Call *c, int unused);
 /* lower_numeric.c: functions of values and numbers */
 /* false, reported as not supported yet, when an optional argument is given */

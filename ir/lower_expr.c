@@ -679,6 +679,7 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(polyval, call_polyval, 0) X(inner, call_inner, 0) X(vdot, call_vdot, 0)                  \
     X(cross, call_cross, 0) X(tensordot, call_tensordot, 0) X(kron, call_kron, 0)              \
     X(searchsorted, call_searchsorted, 0) X(interp, call_interp, 0)                            \
+    X(digitize, call_digitize, 0)                                                              \
     X(array, call_array, 0) X(asarray, call_array, 0)                                          \
     X(swapaxes, call_swapaxes, 0) X(moveaxis, call_moveaxis, 0)                                \
     X(expand_dims, call_expand_dims, 0) X(atleast_1d, call_atleast, 1)                         \

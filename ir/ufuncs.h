@@ -90,7 +90,8 @@ enum {
     X(weights_divide, 2, UF_INTERNAL, NULL, NULL, "npx_weights_divide_$t(st, $l, $0, $1)")     \
     X(unravel_checked, 2, UF_INTERNAL, NULL, "npx_unravel_checked(st, $l, $0, $1)", NULL)               \
     X(range_checked, 2, UF_INTERNAL, NULL, NULL, "npx_range_checked_$t(st, $l, $0, $1)")                \
-    X(bins_checked, 2, UF_INTERNAL, NULL, "npx_bins_checked(st, $l, $0, $1)", NULL)
+    X(bins_checked, 2, UF_INTERNAL, NULL, "npx_bins_checked(st, $l, $0, $1)", NULL)                    \
+    X(monotonic_checked, 1, UF_INTERNAL, NULL, "npx_monotonic_checked(st, $l, $0)", NULL)
 
 typedef enum {
 #define X(name, nin, flags, b, i, f) UF_##name,

@@ -337,6 +337,15 @@ static inline __attribute__((unused)) int64_t npx_bins_checked(const npx_state *
     return n;
 }
 
+/* np.digitize's bins' direction, 1 or -1: NumPy's ValueError when 0 (they
+ * are sorted neither way). Host code only. */
+static inline __attribute__((unused)) int64_t npx_monotonic_checked(const npx_state *st, int line, int64_t way)
+{
+    if (way == 0)
+        npx_runtime_error(st, line, "bins must be monotonically increasing or decreasing");
+    return way;
+}
+
 /* Position i of an axis of size n, read by take or x[idx]: from the end
  * when negative; NumPy's IndexError when out of range. Host code only (CUDA
  * kernels have their own, in cuda/npx_device.h). */

@@ -274,6 +274,6 @@ PY
     check_diagnostic "$BATS_TEST_DIRNAME/errors/unpack.npx"
 }
 
-@test "histogram's bad bins, ranges and weights are located in NumPy's words, and its pair used as one value" {
+@test "histogram's bad bins, ranges and weights, and digitize's bins not 1-D, are located in NumPy's words" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/histogram.npx"
 }

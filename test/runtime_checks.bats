@@ -379,3 +379,18 @@ load test_helper
     run -3 "$CUDA_PROG" --random 1 --dim N=5 -o "$BATS_TEST_TMPDIR/cout2"
     [[ $output == *"b.npx:3: Too many bins for data range. Cannot create 4 finite-sized bins."* ]]
 }
+
+@test "digitize's bins sorted neither way are NumPy's ValueError, exit 3, no output, on both targets" {
+    printf 'input x: f32[N]\ninput b: f64[4]\noutput d\nd = np.digitize(x, b)\n' >"$BATS_TEST_TMPDIR/d.npx"
+    "$PYTHON" -c 'import numpy as np, sys; np.save(sys.argv[1], np.array([1.0, 3.0, 2.0, 4.0])); np.save(sys.argv[2], np.array([4.0, 3.0, 3.0, 1.0]))' \
+        "$BATS_TEST_TMPDIR/zigzag.npy" "$BATS_TEST_TMPDIR/falling.npy"
+    build_program "$BATS_TEST_TMPDIR/d.npx"
+    run -3 "$PROG" --random 1 --dim N=5 b="$BATS_TEST_TMPDIR/zigzag.npy" -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"d.npx:4: bins must be monotonically increasing or decreasing"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/d.npy" ]
+    run -0 "$PROG" --random 1 --dim N=5 b="$BATS_TEST_TMPDIR/falling.npy" -o "$BATS_TEST_TMPDIR/out"
+    build_cuda_program "$BATS_TEST_TMPDIR/d.npx"
+    run -3 "$CUDA_PROG" --random 1 --dim N=5 b="$BATS_TEST_TMPDIR/zigzag.npy" -o "$BATS_TEST_TMPDIR/cout"
+    [[ $output == *"d.npx:4: bins must be monotonically increasing or decreasing"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/cout/d.npy" ]
+}

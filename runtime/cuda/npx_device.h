@@ -15,7 +15,7 @@
 
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3, NPX_FAIL_ZERO_DIVISION = 4,
        NPX_FAIL_PY_INT32 = 5, NPX_FAIL_UNRAVEL = 6,
-       NPX_FAIL_RANGE = 7, NPX_FAIL_BINS = 8 };
+       NPX_FAIL_RANGE = 7, NPX_FAIL_BINS = 8, NPX_FAIL_MONOTONIC = 9 };
 
 /* The first run-time error a kernel met: kind, .npx line, two values and an
  * axis; and the largest value bincount found, read by the host in the same
@@ -140,6 +140,8 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
         npx_runtime_error(st, h.line, "autodetected range of [%s, %s] is not finite",
                           npx_float_str(a, sizeof a, lo, h.axis), npx_float_str(b, sizeof b, hi, h.axis));
     }
+    if (h.kind == NPX_FAIL_MONOTONIC)
+        npx_runtime_error(st, h.line, "bins must be monotonically increasing or decreasing");
     if (h.kind == NPX_FAIL_BINS)
         npx_runtime_error(st, h.line, "Too many bins for data range. Cannot create %lld finite-sized bins.", h.a);
     npx_runtime_error(st, h.line, "integers to negative integer powers are not allowed (exponent %lld)", h.a);
@@ -226,6 +228,14 @@ __device__ static inline __attribute__((unused)) int64_t npx_bins_checked(npx_de
     if (too_close)
         npx_dev_fail(st, line, NPX_FAIL_BINS, (long long)n, 0, 0);
     return n;
+}
+
+__device__ static inline __attribute__((unused)) int64_t npx_monotonic_checked(npx_dev_status *st, int line,
+                                                                                 int64_t way)
+{
+    if (way == 0)
+        npx_dev_fail(st, line, NPX_FAIL_MONOTONIC, 0, 0, 0);
+    return way;
 }
 
 /* take and x[idx] in a kernel: position i of an axis of size n, or a
