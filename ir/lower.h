@@ -153,6 +153,7 @@ Ref lower_diagonals(Program *p, Span at, Span span, Dim n, Dim m);
 enum { LINSPACE, LOGSPACE, GEOMSPACE };
 Ref call_linspace(Lower *L, Call *c, int kind);
 Ref call_flatnonzero(Lower *L, Call *c, int unused);
+Ref call_argwhere(Lower *L, Call *c, int unused);
 Ref call_count_nonzero(Lower *L, Call *c, int unused);
 Ref call_unique(Lower *L, Call *c, int unused);
 /* lower_einsum.c */

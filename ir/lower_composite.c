@@ -1,8 +1,8 @@
 /* lower_composite.c: NumPy functions that NumPy itself computes through
  * other operations, lowered to those same operations so that they fuse like
  * any other code and round as NumPy's do: var and std (numpy/_core/
- * _methods.py), eye, linspace, logspace and geomspace (numpy/_core/function_base.py), flatnonzero
- * and count_nonzero (numpy/_core/numeric.py), ptp (numpy/_core/_methods.py),
+ * _methods.py), eye, linspace, logspace and geomspace (numpy/_core/function_base.py), flatnonzero,
+ * argwhere and count_nonzero (numpy/_core/numeric.py), ptp (numpy/_core/_methods.py),
  * unique (numpy/lib/_arraysetops_impl.py). */
 #include <math.h>
 #include "lower.h"
@@ -334,6 +334,42 @@ Ref call_flatnonzero(Lower *L, Call *c, int unused)
         return 0;
     Ref mask = build_ufunc(p, at, sp, UF_not_equal, (Ref[]){ x, int_literal(p, sp, 0) }, 2, true);
     return build_compress(p, at, sp, build_arange(p, sp, NPX_I64, 0, 1, V(p, x)->shape.d[0]), mask, 0, 0);
+}
+
+/* argwhere(a): the positions of a's elements that are not 0, a row each,
+ * int64, as NumPy computes it, transpose(nonzero(a)): the table of every
+ * element's position (a's shape, then one column per axis) at a != 0 over
+ * its first axes. A 0-d a is taken as 1-D, with no columns. */
+Ref call_argwhere(Lower *L, Call *c, int unused)
+{
+    (void)unused;
+    static const char *const params[] = { "a", NULL };
+    const Expr *a[1];
+    Program *p = P(L);
+    if (!lower_bind_args(L, c, params, 1, a))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
+    if (!x)
+        return 0;
+    int n = V(p, x)->shape.ndim;
+    if (n == NPX_MAX_RANK) {
+        diag_error(p->diag, at, "argwhere of a %d-d array is not supported yet (its table has %d axes)", n, n + 1);
+        return 0;
+    }
+    if (n == 0)
+        x = build_expand(p, sp, x, 1u, 1);
+    Shape s = V(p, x)->shape, row = s;
+    row.d[row.ndim++] = n ? 1 : 0;
+    Ref table = n ? 0 : build_broadcast(p, sp, int_literal(p, sp, 0), &row);
+    for (int k = 0; k < n; k++) {
+        Ref along = build_expand(p, sp, build_arange(p, sp, NPX_I64, 0, 1, s.d[k]), ((1u << n) - 1) & ~(1u << k), n);
+        Ref column = build_expand(p, sp, build_broadcast(p, sp, along, &s), 1u << n, n + 1);
+        row.d[n] = k + 1;
+        table = k ? build_concat(p, sp, table, column, n, &row) : column;
+    }
+    Ref mask = build_ufunc(p, at, sp, UF_not_equal, (Ref[]){ x, int_literal(p, sp, 0) }, 2, true);
+    return build_compress(p, at, sp, table, mask, 0, 0);
 }
 
 /* count_nonzero(a, axis=None, keepdims=False): the sum of a != 0, int64

@@ -692,7 +692,7 @@ static Ref call_bincount(Lower *L, Call *c, int unused)
     X(sort, call_sort, 0) X(argsort, call_sort, 1) X(take, call_take, 0)                    \
     X(take_along_axis, call_take_along_axis, 0)                                                \
     X(einsum, call_einsum, 0) X(flatnonzero, call_flatnonzero, 0)                              \
-    X(count_nonzero, call_count_nonzero, 0)                                                    \
+    X(count_nonzero, call_count_nonzero, 0) X(argwhere, call_argwhere, 0)                      \
     X(copy, call_copy, 0) X(len, call_len, 0)                                                  \
     X(float32, call_scalar_type, NPX_F32) X(float64, call_scalar_type, NPX_F64)                \
     X(int32, call_scalar_type, NPX_I32) X(int64, call_scalar_type, NPX_I64)                    \

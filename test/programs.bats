@@ -395,7 +395,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     CFLAGS="${CFLAGS:-} -mno-avx2" check_program "$BATS_TEST_DIRNAME/programs/sort.npx"
 }
 
-@test "boolean masks select elements or rows in order, every dtype, empty results, masked arrays used after" {
+@test "boolean masks select elements or rows in order, every dtype, empty results, masked arrays used after; argwhere" {
     check_program "$BATS_TEST_DIRNAME/programs/mask.npx"
 }
 
