@@ -271,7 +271,7 @@ Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *operands, in
     Value *v = V(p, r);
     v->ufunc = f;
     v->compute = compute;
-    v->dtype = ufunc_info[f].flags & UF_OUT_BOOL ? NPX_BOOL : compute;
+    v->dtype = ufunc_info[f].flags & UF_OUT_BOOL ? NPX_BOOL : ufunc_info[f].flags & UF_OUT_I32 ? NPX_I32 : compute;
     v->weak = all_weak && operator_form;  /* 2.0 * 3 stays a Python float; np.exp(2.0) does not */
     v->shape = s;
     memcpy(v->args, args, sizeof(Ref) * n);

@@ -7,6 +7,7 @@
  *   np.average(..., returned=True)   avg, total = np.average(x, weights=w, returned=True)
  *   np.unravel_index(k, shape)  i, j = np.unravel_index(np.argmax(x), x.shape)
  *   np.modf(x)                  frac, whole = np.modf(x)
+ *   np.frexp(x)                 mantissa, exponent = np.frexp(x)
  *   np.histogram(x, bins)       hist, edges = np.histogram(x, bins=50)
  *   any other array, by rows    lo, hi = np.percentile(x, [5, 95])
  * Each name gets a statement of its own (its comment, its trace line) that
@@ -20,14 +21,15 @@
 static Program *P(Lower *L) { return L->p; }
 
 typedef enum {
-    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_PAIR, FROM_UNRAVEL, FROM_MODF, FROM_ROWS
+    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_PAIR, FROM_UNRAVEL, FROM_MODF, FROM_FREXP,
+    FROM_ROWS
 } SourceKind;
 
 typedef struct {
     SourceKind kind;
     const Expr *e;               /* the value as written */
     int n;                       /* its parts */
-    Ref x, y;                    /* SHAPE, ROWS, NONZERO, MODF: the array (NONZERO: y, x != 0; MODF: in
+    Ref x, y;                    /* SHAPE, ROWS, NONZERO, MODF, FREXP: the array (NONZERO: y, x != 0; MODF, FREXP: in
                                     its float dtype); DIVMOD: the operands;
                                     PAIR: the two results (the average and the sum of
                                     weights; the counts and the edges); UNRAVEL: x the flat
@@ -42,8 +44,8 @@ typedef struct {
 
 /* The functions that return several arrays. */
 static const char *const several[] = { "divmod", "meshgrid", "nonzero", "where", "average", "unravel_index", "modf",
-                                       "histogram", NULL };
-enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL, MODF, HISTOGRAM };
+                                       "histogram", "frexp", NULL };
+enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL, MODF, HISTOGRAM, FREXP };
 
 /* Is returned=True among call's keywords? */
 static bool returns_weights(const Expr *call)
@@ -87,6 +89,7 @@ const char *lower_unpack_hint(Lower *L, const Expr *call)
         "modf returns two arrays, the fractional and the integral parts: unpack them, frac, whole = np.modf(x)",
         "histogram returns two arrays, the counts and the bin edges: unpack them, hist, edges = "
         "np.histogram(x, bins=50), or take one, np.histogram(x)[0]",
+        "frexp returns two arrays, the mantissas and the exponents: unpack them, m, e = np.frexp(x)",
     };
     int k = several_valued(L, call);
     return k < 0 ? NULL : hints[k];
@@ -218,19 +221,20 @@ static bool unravel_source(Lower *L, const Expr *e, Source *src)
     return src->x != 0;
 }
 
-/* np.modf(x): x in the float dtype its parts have (float64 for integers). */
-static bool modf_source(Lower *L, const Expr *e, Source *src)
+/* np.modf(x), np.frexp(x) (name): x in the float dtype its parts have
+ * (float64 for integers). */
+static bool float_parts_source(Lower *L, const Expr *e, const char *name, Source *src)
 {
     static const char *const params[] = { "x", NULL };
     Program *p = P(L);
-    Call c = call_of(e, "modf");
+    Call c = call_of(e, name);
     const Expr *a[1];
     if (!lower_bind_args(L, &c, params, 1, a) || !(src->x = lower_expr(L, a[0])))
         return false;
     npx_dtype t = V(p, src->x)->dtype;
     if (t == NPX_BOOL) {
-        diag_error(p->diag, e->obj->span, "'modf' of bool arrays computes in float16 in NumPy, which npxc does not "
-                                          "support yet; convert first, e.g. x.astype(f32)");
+        diag_error(p->diag, e->obj->span, "'%s' of bool arrays computes in float16 in NumPy, which npxc does not "
+                                          "support yet; convert first, e.g. x.astype(f32)", name);
         return false;
     }
     src->x = build_converted(p, a[0]->span, src->x, t == NPX_F32 && !V(p, src->x)->weak ? NPX_F32 : NPX_F64);
@@ -256,7 +260,8 @@ static bool source_of(Lower *L, const Expr *e, Source *src)
     case NONZERO: src->kind = FROM_NONZERO; return nonzero_source(L, e, false, src);
     case WHERE: src->kind = FROM_NONZERO; return nonzero_source(L, e, true, src);
     case UNRAVEL: src->kind = FROM_UNRAVEL; return unravel_source(L, e, src);
-    case MODF: src->kind = FROM_MODF; return modf_source(L, e, src);
+    case MODF: src->kind = FROM_MODF; return float_parts_source(L, e, "modf", src);
+    case FREXP: src->kind = FROM_FREXP; return float_parts_source(L, e, "frexp", src);
     case AVERAGE:
     case HISTOGRAM: {
         Call c = call_of(e, several[k]);
@@ -329,6 +334,8 @@ static Ref part(Lower *L, const Source *src, int i)
                            3, false);
         return build_ufunc(p, at, e->span, UF_copysign, (Ref[]){ frac, src->x }, 2, false);
     }
+    case FROM_FREXP:                             /* C's frexp: x = m * 2**e, 0.5 <= |m| < 1 */
+        return build_ufunc(p, e->obj->span, e->span, i ? UF_frexp_exponent : UF_frexp_mantissa, &src->x, 1, false);
     case FROM_ROWS: return lower_component(p, e->span, src->x, 0, i);
     }
     return 0;

@@ -14,6 +14,7 @@
 enum {
     UF_OUT_BOOL = 1,    /* the result is bool whatever the inputs */
     UF_INTERNAL = 2,    /* npxc's own step of a library function: no name reaches it */
+    UF_OUT_I32 = 4,     /* the result is int32 whatever the inputs */
 };
 
 #define UFUNCS(X)                                                                          \
@@ -91,7 +92,9 @@ enum {
     X(unravel_checked, 2, UF_INTERNAL, NULL, "npx_unravel_checked(st, $l, $0, $1)", NULL)               \
     X(range_checked, 2, UF_INTERNAL, NULL, NULL, "npx_range_checked_$t(st, $l, $0, $1)")                \
     X(bins_checked, 2, UF_INTERNAL, NULL, "npx_bins_checked(st, $l, $0, $1)", NULL)                    \
-    X(monotonic_checked, 1, UF_INTERNAL, NULL, "npx_monotonic_checked(st, $l, $0)", NULL)
+    X(monotonic_checked, 1, UF_INTERNAL, NULL, "npx_monotonic_checked(st, $l, $0)", NULL)               \
+    X(frexp_mantissa, 1, UF_INTERNAL, NULL, NULL, "npx_frexp_mantissa_$t($0)")                          \
+    X(frexp_exponent, 1, UF_INTERNAL | UF_OUT_I32, NULL, NULL, "npx_frexp_exponent_$t($0)")
 
 typedef enum {
 #define X(name, nin, flags, b, i, f) UF_##name,

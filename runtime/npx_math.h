@@ -144,6 +144,20 @@ NPX_INT_OPS(i64, int64_t, uint64_t, 64)
     NPX_INLINE F npx_sign_##s(F a)                                             \
     {                                                                          \
         return a > 0 ? (F)1 : a < 0 ? (F)-1 : a == 0 ? (F)0 : a;               \
+    }                                                                          \
+    /* np.frexp's parts: a = m * 2**e, 0.5 <= |m| < 1; a itself and 0 for    \
+     * zeros, infinities and NaN, as NumPy gives them. */                     \
+    NPX_INLINE F npx_frexp_mantissa_##s(F a)                                   \
+    {                                                                          \
+        int e;                                                                 \
+        return isfinite(a) ? frexp##fn(a, &e) : a;                             \
+    }                                                                          \
+    NPX_INLINE int32_t npx_frexp_exponent_##s(F a)                             \
+    {                                                                          \
+        int e = 0;                                                             \
+        if (isfinite(a))                                                       \
+            frexp##fn(a, &e);                                                  \
+        return e;                                                              \
     }
 
 NPX_FLOAT_OPS(f32, float, f)

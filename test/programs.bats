@@ -473,7 +473,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/unpack.npx"
 }
 
-@test "functions that return several arrays match NumPy: divmod, meshgrid, nonzero, average, unravel_index, modf" {
+@test "functions that return several arrays match NumPy: divmod, meshgrid, nonzero, average, unravel_index, modf, frexp" {
     check_program "$BATS_TEST_DIRNAME/programs/unpack_functions.npx"
 }
 
