@@ -222,7 +222,7 @@ static Ref fold_known_answer(Program *p, Span span, Ref r)
             npx_dtype t = v->dtype;
             if (above == max)
                 return build_broadcast(p, span, build_literal(p, span, t, k->ival, (double)k->ival, false), &shape);
-            return x->dtype == t ? v->args[side] : build_cast(p, span, v->args[side], t);
+            return build_as(p, span, v->args[side], t);
         }
         bool lt = side == 0 ? above : !above;      /* the left operand is the smaller */
         bool known = f == UF_less || f == UF_less_equal ? lt : f == UF_greater || f == UF_greater_equal ? !lt
@@ -303,7 +303,12 @@ Ref build_converted(Program *p, Span span, Ref a, npx_dtype t)
     double fval;
     if (a && exact_literal(V(p, a), t, &ival, &fval))
         return build_literal(p, span, t, ival, fval, false);
-    return build_cast(p, span, a, t);
+    return a && V(p, a)->dtype == t && !V(p, a)->weak ? a : build_cast(p, span, a, t);
+}
+
+Ref build_as(Program *p, Span span, Ref a, npx_dtype t)
+{
+    return !a || V(p, a)->dtype == t ? a : build_cast(p, span, a, t);
 }
 
 Ref build_cast(Program *p, Span span, Ref a, npx_dtype t)

@@ -9,8 +9,10 @@ Ref build_dimval(Program *p, Span span, const Shape *dims);
  * scalars is a Python scalar again. */
 Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n, bool operator_form);
 Ref build_cast(Program *p, Span span, Ref a, npx_dtype t);
+/* a in dtype t: a itself when it has it already (values never change), else a cast */
+Ref build_as(Program *p, Span span, Ref a, npx_dtype t);
 /* a as an array of dtype t: a literal when a is one that t holds exactly
- * (np.asarray(2.5)), else build_cast */
+ * (np.asarray(2.5)), a itself when it is an array of t already, else a cast */
 Ref build_converted(Program *p, Span span, Ref a, npx_dtype t);
 Ref build_broadcast(Program *p, Span span, Ref a, const Shape *s);
 Ref build_transpose(Program *p, Span span, Ref a, const int *perm);   /* perm NULL: reverse */

@@ -534,7 +534,7 @@ static Ref fill(Lower *L, Call *c, const Shape *s, Ref value, const Expr *dtype_
     Ref b = build_broadcast(p, c->call->span, value, s);
     if (!b)
         return 0;
-    return V(p, b)->dtype == t ? b : build_cast(p, c->call->span, b, t);
+    return build_as(p, c->call->span, b, t);
 }
 
 static Ref call_zeros(Lower *L, Call *c, int one)
@@ -940,7 +940,7 @@ static Ref lower_power(Lower *L, Span at, Span span, Ref a, Ref b)
         return pw;
     npx_dtype t = V(p, pw)->dtype;                /* i32 ** 2.0 is f64: square of the f64 */
     V(p, pw)->nargs = 0;                         /* the power it replaces reads nothing */
-    Ref base = V(p, a)->dtype == t ? a : build_cast(p, span, a, t);
+    Ref base = build_as(p, span, a, t);
     return build_ufunc(p, at, span, x == 2 ? UF_square : UF_sqrt, &base, 1, true);
 }
 

@@ -117,11 +117,6 @@ Ref call_select(Lower *L, Call *c, int unused)
     return r;
 }
 
-static Ref in_dtype(Program *p, Span sp, Ref r, npx_dtype t)
-{
-    return V(p, r)->dtype == t ? r : build_cast(p, sp, r, t);
-}
-
 /* average's weights laid over a's axes (numpy/lib/_function_base_impl.py,
  * _weights_are_valid): as they are when their shape is a's, else a's
  * lengths along the axes given (in the order given), moved into a's
@@ -213,13 +208,13 @@ Ref lower_average(Lower *L, Call *c, Ref *scl)
         if (!dtype_is_float(tx))
             t = dtype_promote(t, NPX_F64);
         scale = build_reduce_as(p, sp, RED_sum, w, axes, keepdims, t);
-        Ref product = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ in_dtype(p, sp, x, t), in_dtype(p, sp, w, t) }, 2,
+        Ref product = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ build_as(p, sp, x, t), build_as(p, sp, w, t) }, 2,
                                   false);
         Ref sum = product ? build_reduce(p, sp, RED_sum, product, axes, keepdims) : 0;
         avg = sum && scale ? build_ufunc(p, at, sp, UF_weights_divide, (Ref[]){ sum, scale }, 2, false) : 0;
     }
     if (avg && scl)
-        *scl = build_broadcast(p, sp, in_dtype(p, sp, scale, V(p, avg)->dtype), &V(p, avg)->shape);
+        *scl = build_broadcast(p, sp, build_as(p, sp, scale, V(p, avg)->dtype), &V(p, avg)->shape);
     return avg;
 }
 

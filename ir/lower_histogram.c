@@ -148,7 +148,7 @@ static Ref edge_at(Program *p, Span at, Span sp, Ref edges, Ref i) { return buil
 static Ref bin_numbers(Program *p, Span at, Span sp, Ref x, Ref lo, Ref hi, Ref span_f64, Ref edges, int64_t n)
 {
     npx_dtype t = V(p, edges)->dtype, bin_t = n < INT32_MAX ? NPX_I32 : NPX_I64;  /* g: half the bytes */
-    Ref xt = V(p, x)->dtype == t ? x : build_cast(p, sp, x, t);
+    Ref xt = build_as(p, sp, x, t);
     Ref width = span_f64 ? span_f64 : ufunc(p, at, sp, UF_subtract, hi, lo);
     Ref f = ufunc(p, at, sp, UF_true_divide, ufunc(p, at, sp, UF_subtract, xt, lo), width);
     f = ufunc(p, at, sp, UF_multiply, f, python_int(p, sp, n));
