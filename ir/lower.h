@@ -198,6 +198,9 @@ Ref call_sort(Lower *L, Call *c, int positions);      /* sort, argsort */
 /* x as a 1-D array, in C order (axis=None); 0, reported, when its size would
  * take too many symbols. */
 Ref lower_flatten(Lower *L, Span at, Span span, Ref x);
+/* np.asarray of e, a value or a (nested) list of values, in dtype t
+ * (NPX_NDTYPES: the one NumPy finds) */
+Ref lower_array_of(Lower *L, const Expr *e, npx_dtype t);
 /* lower_formulas.c: library functions that are short formulas in NumPy */
 Ref call_sinc(Lower *L, Call *c, int unused);
 Ref call_trapezoid(Lower *L, Call *c, int unused);

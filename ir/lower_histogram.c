@@ -26,6 +26,8 @@ static Ref ufunc(Program *p, Span at, Span sp, Ufunc f, Ref a, Ref b)
     return build_ufunc(p, at, sp, f, (Ref[]){ a, b }, 2, false);
 }
 
+static Ref any_of(Program *p, Span sp, Ref mask) { return build_reduce(p, sp, RED_any, mask, 1u, false); }
+
 /* A number as Python's str() writes it, for a message: 0, 2.5, inf. */
 static const char *number_str(Program *p, double x)
 {
@@ -40,11 +42,13 @@ static const char *number_str(Program *p, double x)
     return arena_printf(p->arena, "%s", buf);
 }
 
-/* bins=: a positive number of equal bins (10 when not given). */
-static bool bin_count(Lower *L, const Expr *e, int64_t *n)
+/* bins=: a positive number of equal bins (*n, 10 when not given), or their
+ * edges, a 1-D array (*given). */
+static bool bins_of(Lower *L, const Expr *e, int64_t *n, Ref *given)
 {
     Program *p = P(L);
     *n = 10;
+    *given = 0;
     if (!e)
         return true;
     if (e->kind == EXPR_STRING) {
@@ -53,9 +57,15 @@ static bool bin_count(Lower *L, const Expr *e, int64_t *n)
         return false;
     }
     if (!lower_is_const_int(L, e)) {
-        diag_error(p->diag, e->span, "histogram(): bins must be a number of bins known at compile time; bin edges "
-                                     "given as an array are not supported yet");
-        return false;
+        Ref r = lower_asarray(p, e->span, lower_array_of(L, e, NPX_NDTYPES));
+        const Value *v = r ? V(p, r) : NULL;
+        if (v && v->shape.ndim != 1)
+            diag_error(p->diag, e->span, v->shape.ndim ? "`bins` must be 1d, when an array"
+                                         : dtype_is_float(v->dtype) ? "`bins` must be an integer, a string, or an array"
+                                                                    : "histogram(): a number of bins known only when "
+                                                                      "the program runs is not supported yet");
+        *given = v && v->shape.ndim == 1 ? r : 0;
+        return *given != 0;
     }
     if (!lower_const_int(L, e, n))
         return false;
@@ -154,7 +164,7 @@ static Ref bin_numbers(Program *p, Span at, Span sp, Ref x, Ref lo, Ref hi, Ref 
     f = ufunc(p, at, sp, UF_multiply, f, python_int(p, sp, n));
     /* NumPy's check that no two edges are equal (too many bins for the range) */
     Ref close = ufunc(p, at, sp, UF_greater_equal, build_index(p, sp, edges, &head), build_index(p, sp, edges, &tail));
-    close = build_reduce(p, sp, RED_any, close, 1u, false);
+    close = any_of(p, sp, close);
     Ref last = ufunc(p, at, sp, UF_bins_checked, close, build_literal(p, sp, NPX_I64, n, (double)n, false));
     last = build_cast(p, sp, ufunc(p, at, sp, UF_subtract, last, python_int(p, sp, 1)), bin_t);
     Ref g = ufunc(p, at, sp, UF_maximum, build_cast(p, sp, f, bin_t), python_int(p, sp, 0));
@@ -169,28 +179,48 @@ static Ref bin_numbers(Program *p, Span at, Span sp, Ref x, Ref lo, Ref hi, Ref 
     return build_ufunc(p, at, sp, UF_where, (Ref[]){ keep, i, python_int(p, sp, n) }, 3, false);
 }
 
-Ref lower_histogram(Lower *L, Call *c, Ref *edges)
+/* Counts summed from float64 weights, in the weights' dtype, as NumPy gives them. */
+static Ref in_weights_dtype(Program *p, Span sp, Ref counts, Ref w)
 {
-    static const char *const params[] = { "a", "bins", "range", "density", "weights", NULL };
-    const Expr *a[5];
+    return w ? build_cast(p, sp, counts, V(p, w)->dtype) : counts;
+}
+
+/* The counts between bin edges given as an array (NumPy's sorted search,
+ * numpy's _search_sorted_inclusive): each x in the last bin whose edge is at
+ * most x, the last bin closed; none outside the edges, nor NaN. Edges that
+ * decrease anywhere are NumPy's ValueError when the program runs. With
+ * weights, each bin's sum is added directly, where NumPy takes differences
+ * of a running sum (which may round otherwise). */
+static Ref counts_in_edges(Program *p, Span at, Span sp, Ref x, Ref w, Ref edges)
+{
+    Dim len = V(p, edges)->shape.d[0];
+    if (len == 0)                               /* no edges, no bins */
+        return in_weights_dtype(p, sp, build_broadcast(p, sp, python_int(p, sp, 0), &(Shape){ 1, { 0 } }), w);
+    Ref lowest = build_index(p, sp, edges, &(AxisIndex){ .single = true, .start = 0 });
+    Ref highest = build_index(p, sp, edges, &(AxisIndex){ .single = true, .start = -1 });
+    Ref lower = build_index(p, sp, edges, &head);
+    Ref falls = any_of(p, sp, ufunc(p, at, sp, UF_greater, lower, build_index(p, sp, edges, &tail)));
+    lowest = ufunc(p, at, sp, UF_increasing_checked, falls, lowest);
+    Ref keep = ufunc(p, at, sp, UF_logical_and, ufunc(p, at, sp, UF_greater_equal, x, lowest),
+                     ufunc(p, at, sp, UF_less_equal, x, highest));
+    Ref i = ufunc(p, at, sp, UF_subtract, build_search(p, at, sp, lower, x, true), python_int(p, sp, 1));
+    Ref n = ufunc(p, at, sp, UF_subtract, lower_size(p, sp, len), python_int(p, sp, 1));
+    Ref bins = build_ufunc(p, at, sp, UF_where, (Ref[]){ keep, i, n }, 3, false);
+    Ref counts = build_bin_counts(p, sp, bins, w, len);
+    return in_weights_dtype(p, sp, build_index(p, sp, counts, &head), w);
+}
+
+/* The counts in n equal bins over the range given or the data's (its edges
+ * in *edges). */
+static Ref counts_in_equal_bins(Lower *L, Call *c, const Expr *range, Ref x, Ref w, int64_t n, Ref *edges)
+{
     Program *p = P(L);
-    int64_t n;
-    bool density = false;
-    if (!lower_bind_args(L, c, params, 1, a) || !bin_count(L, a[1], &n) ||
-        (a[3] && a[3]->kind != EXPR_NONE && !lower_bool_flag(L, a[3], &density)))
-        return 0;
     Span at = c->call->at, sp = c->call->span;
-    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
-    Ref w = a[4] && a[4]->kind != EXPR_NONE && x ? laid_weights(L, c, a[4], x) : 0;
-    if (!x || (a[4] && a[4]->kind != EXPR_NONE && !w) || !(x = lower_flatten(L, at, sp, x)))
-        return 0;
-    if (V(p, x)->dtype == NPX_BOOL)             /* NumPy counts bools as uint8 */
-        x = build_cast(p, sp, x, NPX_I64);
     npx_dtype t = dtype_is_float(V(p, x)->dtype) ? V(p, x)->dtype : NPX_F64;
     double first = 0, last = 1;                 /* an empty array's range */
     Ref lo, hi, span_f64 = 0;
-    bool given = a[2] && a[2]->kind != EXPR_NONE;
-    if (given && !given_range(L, c, a[2], &first, &last))
+    bool given = range && range->kind != EXPR_NONE;
+    if (given && !given_range(L, c, range, &first, &last))
         return 0;
     if (given || V(p, x)->shape.d[0] == 0) {
         lo = build_literal(p, sp, NPX_F64, 0, first, true);
@@ -203,10 +233,33 @@ Ref lower_histogram(Lower *L, Call *c, Ref *edges)
     Ref bins = bin_numbers(p, at, sp, x, lo, hi, span_f64, *edges, n);
     Ref counts = build_bin_counts(p, sp, bins, w, n + 1);
     AxisIndex kept = { false, NPX_NO_BOUND, n, 1, 0, 0 };
-    Ref hist = build_index(p, sp, counts, &kept);
-    if (w)
-        hist = build_cast(p, sp, hist, V(p, w)->dtype);
-    if (!density)
+    return in_weights_dtype(p, sp, build_index(p, sp, counts, &kept), w);
+}
+
+Ref lower_histogram(Lower *L, Call *c, Ref *edges)
+{
+    static const char *const params[] = { "a", "bins", "range", "density", "weights", NULL };
+    const Expr *a[5];
+    Program *p = P(L);
+    int64_t n;
+    bool density = false;
+    Ref given;
+    if (!lower_bind_args(L, c, params, 1, a) || !bins_of(L, a[1], &n, &given) ||
+        (a[3] && a[3]->kind != EXPR_NONE && !lower_bool_flag(L, a[3], &density)))
+        return 0;
+    Span at = c->call->at, sp = c->call->span;
+    Ref x = lower_asarray(p, sp, lower_expr(L, a[0]));
+    Ref w = a[4] && a[4]->kind != EXPR_NONE && x ? laid_weights(L, c, a[4], x) : 0;
+    if (!x || (a[4] && a[4]->kind != EXPR_NONE && !w) || !(x = lower_flatten(L, at, sp, x)))
+        return 0;
+    if (V(p, x)->dtype == NPX_BOOL)             /* NumPy counts bools as uint8 */
+        x = build_cast(p, sp, x, NPX_I64);
+    Ref hist = given ? counts_in_edges(p, at, sp, x, w, given) : 0;
+    if (given)
+        *edges = given;
+    else
+        hist = counts_in_equal_bins(L, c, a[2], x, w, n, edges);
+    if (!hist || !density)
         return hist;
     Ref widths = ufunc(p, at, sp, UF_subtract, build_index(p, sp, *edges, &tail), build_index(p, sp, *edges, &head));
     Ref per_width = ufunc(p, at, sp, UF_true_divide, hist, build_cast(p, sp, widths, NPX_F64));

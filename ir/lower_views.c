@@ -429,15 +429,20 @@ Ref call_array(Lower *L, Call *c, int unused)
     for (int i = 3; i < 6; i++)
         if (!lower_not_given(L, c, a[i], params[i]))
             return 0;
+    Ref x = lower_array_of(L, a[0], a[1] && a[1]->kind != EXPR_NONE ? t : NPX_NDTYPES);
+    return x && !is_list(a[0]) ? build_cast(p, c->call->span, x, V(p, x)->dtype) : x;   /* a copy of an array */
+}
+
+Ref lower_array_of(Lower *L, const Expr *e, npx_dtype t)
+{
     Ref leaves[MAX_ARGS * 8];
     int n = 0;
-    if (!leaves_of(L, a[0], leaves, &n))
+    if (!leaves_of(L, e, leaves, &n))
         return 0;
     bool all_weak;
-    npx_dtype common = weak_common_dtype(p, leaves, n, &all_weak);
+    npx_dtype common = weak_common_dtype(P(L), leaves, n, &all_weak);
     const Ref *leaf = leaves;
-    Ref x = stacked(L, a[0], &leaf, a[1] && a[1]->kind != EXPR_NONE ? t : common);
-    return x && !is_list(a[0]) ? build_cast(p, c->call->span, x, V(p, x)->dtype) : x;   /* a copy of an array */
+    return stacked(L, e, &leaf, t != NPX_NDTYPES ? t : common);
 }
 
 Ref lower_flatten(Lower *L, Span at, Span span, Ref x)

@@ -93,6 +93,8 @@ enum {
     X(range_checked, 2, UF_INTERNAL, NULL, NULL, "npx_range_checked_$t(st, $l, $0, $1)")                \
     X(bins_checked, 2, UF_INTERNAL, NULL, "npx_bins_checked(st, $l, $0, $1)", NULL)                    \
     X(monotonic_checked, 1, UF_INTERNAL, NULL, "npx_monotonic_checked(st, $l, $0)", NULL)               \
+    X(increasing_checked, 2, UF_INTERNAL, NULL, "npx_increasing_checked_$t(st, $l, $0, $1)",            \
+      "npx_increasing_checked_$t(st, $l, $0, $1)")                                                      \
     X(frexp_mantissa, 1, UF_INTERNAL, NULL, NULL, "npx_frexp_mantissa_$t($0)")                          \
     X(frexp_exponent, 1, UF_INTERNAL | UF_OUT_I32, NULL, NULL, "npx_frexp_exponent_$t($0)")
 

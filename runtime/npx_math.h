@@ -360,6 +360,22 @@ static inline __attribute__((unused)) int64_t npx_monotonic_checked(const npx_st
     return way;
 }
 
+/* np.histogram's bin edges given as an array: NumPy's ValueError when they
+ * fall anywhere (falls), else the lowest edge, lowest. Host code only. */
+#define NPX_INCREASING_CHECKED(s, T)                                                                               \
+    static inline __attribute__((unused)) T npx_increasing_checked_##s(const npx_state *st, int line, T falls,   \
+                                                                       T lowest)                                 \
+    {                                                                                                            \
+        if (falls)                                                                                               \
+            npx_runtime_error(st, line, "`bins` must increase monotonically, when an array");                   \
+        return lowest;                                                                                           \
+    }
+NPX_INCREASING_CHECKED(i32, int32_t)
+NPX_INCREASING_CHECKED(i64, int64_t)
+NPX_INCREASING_CHECKED(f32, float)
+NPX_INCREASING_CHECKED(f64, double)
+#undef NPX_INCREASING_CHECKED
+
 /* Position i of an axis of size n, read by take or x[idx]: from the end
  * when negative; NumPy's IndexError when out of range. Host code only (CUDA
  * kernels have their own, in cuda/npx_device.h). */

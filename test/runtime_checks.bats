@@ -394,3 +394,18 @@ load test_helper
     [[ $output == *"d.npx:4: bins must be monotonically increasing or decreasing"* ]]
     [ ! -e "$BATS_TEST_TMPDIR/cout/d.npy" ]
 }
+
+@test "histogram's bin edges that fall somewhere are NumPy's ValueError, exit 3, no output, on both targets" {
+    printf 'input x: f32[N]\ninput b: f64[4]\noutput h\nh = np.histogram(x, bins=b)[0]\n' >"$BATS_TEST_TMPDIR/h.npx"
+    "$PYTHON" -c 'import numpy as np, sys; np.save(sys.argv[1], np.array([0.0, 0.5, 0.4, 1.0])); np.save(sys.argv[2], np.array([0.0, 0.5, 0.5, 1.0]))' \
+        "$BATS_TEST_TMPDIR/falls.npy" "$BATS_TEST_TMPDIR/flat.npy"
+    build_program "$BATS_TEST_TMPDIR/h.npx"
+    run -3 "$PROG" --random 1 --dim N=5 b="$BATS_TEST_TMPDIR/falls.npy" -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *'h.npx:4: `bins` must increase monotonically, when an array'* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/out/h.npy" ]
+    run -0 "$PROG" --random 1 --dim N=5 b="$BATS_TEST_TMPDIR/flat.npy" -o "$BATS_TEST_TMPDIR/out"
+    build_cuda_program "$BATS_TEST_TMPDIR/h.npx"
+    run -3 "$CUDA_PROG" --random 1 --dim N=5 b="$BATS_TEST_TMPDIR/falls.npy" -o "$BATS_TEST_TMPDIR/cout"
+    [[ $output == *'h.npx:4: `bins` must increase monotonically, when an array'* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/cout/h.npy" ]
+}

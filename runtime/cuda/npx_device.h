@@ -15,7 +15,8 @@
 
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3, NPX_FAIL_ZERO_DIVISION = 4,
        NPX_FAIL_PY_INT32 = 5, NPX_FAIL_UNRAVEL = 6,
-       NPX_FAIL_RANGE = 7, NPX_FAIL_BINS = 8, NPX_FAIL_MONOTONIC = 9 };
+       NPX_FAIL_RANGE = 7, NPX_FAIL_BINS = 8, NPX_FAIL_MONOTONIC = 9,
+       NPX_FAIL_INCREASING = 10 };
 
 /* The first run-time error a kernel met: kind, .npx line, two values and an
  * axis; and the largest value bincount found, read by the host in the same
@@ -140,6 +141,8 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
         npx_runtime_error(st, h.line, "autodetected range of [%s, %s] is not finite",
                           npx_float_str(a, sizeof a, lo, h.axis), npx_float_str(b, sizeof b, hi, h.axis));
     }
+    if (h.kind == NPX_FAIL_INCREASING)
+        npx_runtime_error(st, h.line, "`bins` must increase monotonically, when an array");
     if (h.kind == NPX_FAIL_MONOTONIC)
         npx_runtime_error(st, h.line, "bins must be monotonically increasing or decreasing");
     if (h.kind == NPX_FAIL_BINS)
@@ -237,6 +240,21 @@ __device__ static inline __attribute__((unused)) int64_t npx_monotonic_checked(n
         npx_dev_fail(st, line, NPX_FAIL_MONOTONIC, 0, 0, 0);
     return way;
 }
+
+#define NPX_DEV_INCREASING_CHECKED(s, T)                                                                  \
+    __device__ static inline __attribute__((unused)) T npx_increasing_checked_##s(npx_dev_status *st,     \
+                                                                                  int line, T falls,      \
+                                                                                  T lowest)               \
+    {                                                                                                     \
+        if (falls)                                                                                        \
+            npx_dev_fail(st, line, NPX_FAIL_INCREASING, 0, 0, 0);                                         \
+        return lowest;                                                                                    \
+    }
+NPX_DEV_INCREASING_CHECKED(i32, int32_t)
+NPX_DEV_INCREASING_CHECKED(i64, int64_t)
+NPX_DEV_INCREASING_CHECKED(f32, float)
+NPX_DEV_INCREASING_CHECKED(f64, double)
+#undef NPX_DEV_INCREASING_CHECKED
 
 /* take and x[idx] in a kernel: position i of an axis of size n, or a
  * recorded IndexError and position 0 (the axis is not empty: checked before
