@@ -23,13 +23,14 @@ static bool reads_each_element(const Value *user, Ref r)
     }
 }
 
-/* Is r the positions take `user` reads one at a time, as it reads its
- * elements (W[idx + 1])? Not where a GEMM reads the take in place: the host
+/* Is r an array of positions take `user` reads one at a time, as it reads
+ * its elements (W[idx + 1])? (A single position, x[t - 1], is a local
+ * computed once.) Not where a GEMM reads the take in place: the host
  * computes that block's offset. */
 static bool takes_positions(const Program *p, Ref user, Ref r, const bool *in_place)
 {
     const Value *u = &p->vals[user];
-    return u->kind == IR_TAKE && u->args[0] != r && !in_place[user];
+    return u->kind == IR_TAKE && u->args[0] != r && p->vals[r].shape.ndim && !in_place[user];
 }
 
 /* The values whose sizes the data give (a bincount, x[mask]): by[k] gives
