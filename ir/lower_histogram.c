@@ -1,12 +1,13 @@
 /* lower_histogram.c: np.histogram(a, bins=10, range=None, density=None,
- * weights=None) with a number of equal bins, the counts and the edges, as
- * numpy/lib/_histograms_impl.py computes them. The range is the data's
+ * weights=None), the counts and the edges, as numpy/lib/_histograms_impl.py
+ * computes them. With a number of equal bins: the range is the data's
  * smallest and largest values (checked to be finite when the program runs)
- * or the numbers given; equal ends are widened by 0.5 each way. The edges
- * are linspace(lo, hi, bins + 1) in the bins' dtype (the data's float
- * dtype, float64 for integers), checked to be distinct. Each value's bin is
+ * or the numbers given, equal ends widened by 0.5 each way; the edges are
+ * linspace(lo, hi, bins + 1) in the bins' dtype (the data's float dtype,
+ * float64 for integers), checked to be distinct; each value's bin is
  * (x - lo) / (hi - lo) * bins, truncated, then moved by one where the edges
- * say otherwise (NumPy's fix for rounding next to an edge); values outside
+ * say otherwise (NumPy's fix for rounding next to an edge). With edges
+ * given as an array, a bisection finds the bin. Either way values outside
  * the range go to one extra bin that is dropped, so that one pass counts
  * them all (build_bin_counts), in parallel, with no sync on the GPU. */
 #include <math.h>
