@@ -784,6 +784,21 @@ Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, in
     return r;
 }
 
+/* The counts of x's values (weighted by w), len long, at least minlength. */
+static Ref bincount_of(Program *p, Span span, Ref x, Ref w, Dim len, Dim minlength, bool binned)
+{
+    Ref r = ir_new(p, IR_BINCOUNT, span);
+    Value *v = V(p, r);
+    v->dtype = w ? NPX_F64 : NPX_I64;
+    v->shape = (Shape){ 1, { len } };
+    v->args[0] = x;
+    v->args[1] = w;
+    v->nargs = w ? 2 : 1;
+    v->ival = minlength;
+    v->binned = binned;
+    return r;
+}
+
 Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, Dim minlength)
 {
     if (!x)
@@ -803,30 +818,10 @@ Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, Dim minlength)
             return 0;
         }
     }
-    int sym = data_sym(p, "bincount");
-    Ref r = ir_new(p, IR_BINCOUNT, span);
-    Value *v = V(p, r);
-    v->dtype = w ? NPX_F64 : NPX_I64;
-    v->shape = (Shape){ 1, { DIM_SYM(sym) } };
-    v->args[0] = x;
-    v->args[1] = w;
-    v->nargs = w ? 2 : 1;
-    v->ival = minlength;
-    return r;
+    return bincount_of(p, span, x, w, DIM_SYM(data_sym(p, "bincount")), minlength, false);
 }
 
 Ref build_bin_counts(Program *p, Span span, Ref bins, Ref w, Dim nbins)
 {
-    if (!bins || (w && V(p, w)->shape.d[0] != V(p, bins)->shape.d[0]))
-        return 0;
-    Ref r = ir_new(p, IR_BINCOUNT, span);
-    Value *v = V(p, r);
-    v->dtype = w ? NPX_F64 : NPX_I64;
-    v->shape = (Shape){ 1, { nbins } };
-    v->args[0] = bins;
-    v->args[1] = w;
-    v->nargs = w ? 2 : 1;
-    v->ival = nbins;
-    v->binned = true;
-    return r;
+    return bins ? bincount_of(p, span, bins, w, nbins, nbins, true) : 0;
 }

@@ -43,7 +43,8 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
 Ref build_arange(Program *p, Span span, npx_dtype t, double start, double step, Dim n);
 Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, Dim minlength);
 /* bincount of bin numbers known to lie in [0, nbins) (histogram's, made so):
- * nbins long, no pass for the largest, no sync */
+ * nbins long, no pass for the largest, no sync; w as long as bins (the
+ * caller has checked) */
 Ref build_bin_counts(Program *p, Span span, Ref bins, Ref w, Dim nbins);
 /* An operand of a sum of products: its axes' labels, distinct small integers. */
 typedef struct {

@@ -358,7 +358,7 @@ load test_helper
     [ ! -e "$BATS_TEST_TMPDIR/cout/i.npy" ]
 }
 
-@test "histogram of data with NaN or infinity, or too many bins for its range, is NumPy's ValueError, exit 3, on both targets" {
+@test "histogram of data with NaN or infinity, too many bins for its range, or weights of another length is NumPy's ValueError, exit 3" {
     printf 'input x: f32[N]\ninput s: f32\noutput h\nh = np.histogram(x * s, bins=4)[0]\n' >"$BATS_TEST_TMPDIR/h.npx"
     build_program "$BATS_TEST_TMPDIR/h.npx"
     run -3 "$PROG" --random 1 --dim N=5 s=nan -o "$BATS_TEST_TMPDIR/out"
@@ -378,6 +378,10 @@ load test_helper
     build_cuda_program "$BATS_TEST_TMPDIR/b.npx"
     run -3 "$CUDA_PROG" --random 1 --dim N=5 -o "$BATS_TEST_TMPDIR/cout2"
     [[ $output == *"b.npx:3: Too many bins for data range. Cannot create 4 finite-sized bins."* ]]
+    printf 'input x: f32[N]\noutput h\nh = np.histogram(x, bins=4, weights=x[1:])[0]\n' >"$BATS_TEST_TMPDIR/w.npx"
+    build_program "$BATS_TEST_TMPDIR/w.npx"
+    run -3 "$PROG" --random 1 --dim N=5 -o "$BATS_TEST_TMPDIR/out3"
+    [[ $output == *"w.npx:3: weights should have the same shape as a: N is 5 but N-1 is 4"* ]]
 }
 
 @test "digitize's bins sorted neither way are NumPy's ValueError, exit 3, no output, on both targets" {
