@@ -142,7 +142,7 @@ static Ref laid_weights(Lower *L, Call *c, const Expr *e, Ref x)
     }
     for (int k = 0; k < sx->ndim; k++)
         if (sx->d[k] != sw->d[k])
-            ir_add_check(p, p->nstmts - 1, sx->d[k], sw->d[k], at, "weights should have the same shape as a.");
+            ir_add_check(p, p->nstmts - 1, sx->d[k], sw->d[k], at, "weights should have the same shape as a");
     return lower_flatten(L, at, sp, w);
 }
 
@@ -255,11 +255,13 @@ Ref lower_histogram(Lower *L, Call *c, Ref *edges)
         return 0;
     if (V(p, x)->dtype == NPX_BOOL)             /* NumPy counts bools as uint8 */
         x = build_cast(p, sp, x, NPX_I64);
-    Ref hist = given ? counts_in_edges(p, at, sp, x, w, given) : 0;
-    if (given)
+    Ref hist;
+    if (given) {
         *edges = given;
-    else
+        hist = counts_in_edges(p, at, sp, x, w, given);
+    } else {
         hist = counts_in_equal_bins(L, c, a[2], x, w, n, edges);
+    }
     if (!hist || !density)
         return hist;
     Ref widths = ufunc(p, at, sp, UF_subtract, build_index(p, sp, *edges, &tail), build_index(p, sp, *edges, &head));
