@@ -3,6 +3,7 @@
  * grid-stride loop, launched through NPX_LAUNCH; matrix products of floats go
  * to cuBLAS; 0-d values are 1-element device buffers. npx_run is written to a
  * buffer first, so that the kernels it launches can be printed above it. */
+#include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include "emit_c.h"
@@ -333,17 +334,44 @@ static void cuda_close_rows(Emitter *e, const RowGroup *g)
  * elements, then combine their accumulators in shared memory down to one
  * warp, which finishes with shuffles ---- */
 
-static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, const char *const *iv, const char *ind)
+/* Does code name the identifier id, not as part of a longer name? */
+static bool names(const char *code, const char *id)
 {
-    if (s->ndim == 1)
-        fprintf(k, "%sconst int64_t %s = %s;\n", ind, iv[0], flat);
-    if (s->ndim <= 1)
+    size_t n = strlen(id);
+    for (const char *at = strstr(code, id); at; at = strstr(at + 1, id))
+        if ((at == code || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
+            !(isalnum((unsigned char)at[n]) || at[n] == '_'))
+            return true;
+    return false;
+}
+
+/* The indices iv of the element at position flat of shape s, those that
+ * code reads: a reduction of a broadcast counts along dimensions its element
+ * does not read (np.broadcast_to(x[:, None], (m, n)).sum()). */
+static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, const char *const *iv, const char *code,
+                      const char *ind)
+{
+    int first = 0; /* the outermost dimension read */
+    while (first < s->ndim && !names(code, iv[first]))
+        first++;
+    if (first == s->ndim)
         return;
-    fprintf(k, "%sint64_t rest_%s = %s;\n", ind, flat, flat);
-    for (int d = s->ndim - 1; d > 0; d--)
-        fprintf(k, "%sconst int64_t %s = rest_%s %% %s; rest_%s /= %s;\n", ind, iv[d], flat, index_divisor(e, s->d[d]),
-                flat, index_divisor(e, s->d[d]));
-    fprintf(k, "%sconst int64_t %s = rest_%s;\n", ind, iv[0], flat);
+    const char *rest = flat;
+    if (first < s->ndim - 1) {
+        rest = arena_printf(e->p->arena, "rest_%s", flat);
+        fprintf(k, "%sint64_t %s = %s;\n", ind, rest, flat);
+    }
+    for (int d = s->ndim - 1; d >= first; d--) {
+        const char *size = index_divisor(e, s->d[d]);
+        if (d == 0)
+            fprintf(k, "%sconst int64_t %s = %s;\n", ind, iv[0], rest);
+        else if (d == first)
+            fprintf(k, "%sconst int64_t %s = %s %% %s;\n", ind, iv[d], rest, size);
+        else if (names(code, iv[d]))
+            fprintf(k, "%sconst int64_t %s = %s %% %s; %s /= %s;\n", ind, iv[d], rest, size, rest, size);
+        else
+            fprintf(k, "%s%s /= %s;\n", ind, rest, size);
+    }
 }
 
 /* The block's threads each hold acc: combined in shared memory (part) down
@@ -426,9 +454,9 @@ static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     char *dec_text = NULL;
     size_t dec_len = 0;
     FILE *dec = open_memstream(&dec_text, &dec_len);
-    decompose(dec, e, "o", &rp->kept, rp->kept_iv, "        ");
+    decompose(dec, e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store), "        ");
     fprintf(dec, "\x01");
-    decompose(dec, e, "j", &rp->reduced, rp->red_iv, "            ");
+    decompose(dec, e, "j", &rp->reduced, rp->red_iv, elem, "            ");
     fclose(dec);
     char *split = strchr(dec_text, '\x01');
     *split = 0;
