@@ -223,6 +223,8 @@ Ref lower_tensordot(Lower *L, Span at, Span sp, Ref x, Ref y, const int *axes_x,
 Ref call_searchsorted(Lower *L, Call *c, int unused);
 Ref call_digitize(Lower *L, Call *c, int unused);
 Ref call_interp(Lower *L, Call *c, int unused);
+/* any(compare(a[:-1], a[1:])) of 1-D a: do two neighbours compare so? */
+Ref lower_any_neighbours(Program *p, Span sp, Ref a, Ufunc compare);
 /* lower_numeric.c: functions of values and numbers */
 /* false, reported as not supported yet, when an optional argument is given */
 bool lower_not_given(Lower *L, Call *c, const Expr *e, const char *param);

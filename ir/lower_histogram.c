@@ -27,8 +27,6 @@ static Ref ufunc(Program *p, Span at, Span sp, Ufunc f, Ref a, Ref b)
     return build_ufunc(p, at, sp, f, (Ref[]){ a, b }, 2, false);
 }
 
-static Ref any_of(Program *p, Span sp, Ref mask) { return build_reduce(p, sp, RED_any, mask, 1u, false); }
-
 /* A number as Python's str() writes it, for a message: 0, 2.5, inf. */
 static const char *number_str(Program *p, double x)
 {
@@ -164,8 +162,7 @@ static Ref bin_numbers(Program *p, Span at, Span sp, Ref x, Ref lo, Ref hi, Ref 
     Ref f = ufunc(p, at, sp, UF_true_divide, ufunc(p, at, sp, UF_subtract, xt, lo), width);
     f = ufunc(p, at, sp, UF_multiply, f, python_int(p, sp, n));
     /* NumPy's check that no two edges are equal (too many bins for the range) */
-    Ref close = ufunc(p, at, sp, UF_greater_equal, build_index(p, sp, edges, &head), build_index(p, sp, edges, &tail));
-    close = any_of(p, sp, close);
+    Ref close = lower_any_neighbours(p, sp, edges, UF_greater_equal);
     Ref last = ufunc(p, at, sp, UF_bins_checked, close, build_literal(p, sp, NPX_I64, n, (double)n, false));
     last = build_cast(p, sp, ufunc(p, at, sp, UF_subtract, last, python_int(p, sp, 1)), bin_t);
     Ref g = ufunc(p, at, sp, UF_maximum, build_cast(p, sp, f, bin_t), python_int(p, sp, 0));
@@ -200,7 +197,7 @@ static Ref counts_in_edges(Program *p, Span at, Span sp, Ref x, Ref w, Ref edges
     Ref lowest = build_index(p, sp, edges, &(AxisIndex){ .single = true, .start = 0 });
     Ref highest = build_index(p, sp, edges, &(AxisIndex){ .single = true, .start = -1 });
     Ref lower = build_index(p, sp, edges, &head);
-    Ref falls = any_of(p, sp, ufunc(p, at, sp, UF_greater, lower, build_index(p, sp, edges, &tail)));
+    Ref falls = lower_any_neighbours(p, sp, edges, UF_greater);
     lowest = ufunc(p, at, sp, UF_increasing_checked, falls, lowest);
     Ref keep = ufunc(p, at, sp, UF_logical_and, ufunc(p, at, sp, UF_greater_equal, x, lowest),
                      ufunc(p, at, sp, UF_less_equal, x, highest));

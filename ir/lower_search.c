@@ -37,6 +37,12 @@ static Ref op(Program *p, Span sp, Ufunc f, Ref a, Ref b) { return build_ufunc(p
 
 static Ref any_of(Program *p, Span sp, Ref mask) { return build_reduce(p, sp, RED_any, mask, 1u, false); }
 
+Ref lower_any_neighbours(Program *p, Span sp, Ref a, Ufunc compare)
+{
+    static const AxisIndex head = { false, NPX_NO_BOUND, -1, 1, 0, 0 }, tail = { false, 1, NPX_NO_BOUND, 1, 0, 0 };
+    return any_of(p, sp, op(p, sp, compare, build_index(p, sp, a, &head), build_index(p, sp, a, &tail)));
+}
+
 /* Which way 1-D a is sorted, as NumPy's _monotonicity finds it
  * (compiled_base.c, check_array_monotonic): past the elements equal to the
  * first, the first that differs says which way to check; 1 increasing (or
@@ -44,14 +50,13 @@ static Ref any_of(Program *p, Span sp, Ref mask) { return build_reduce(p, sp, RE
  * program runs. Comparisons with NaN are false, as there. */
 static Ref monotonicity(Program *p, Span sp, Ref a)
 {
-    AxisIndex head = { false, NPX_NO_BOUND, -1, 1, 0, 0 }, tail = { false, 1, NPX_NO_BOUND, 1, 0, 0 };
     AxisIndex first = { .single = true, .start = 0 };
-    Ref lead = build_index(p, sp, a, &head), next = build_index(p, sp, a, &tail), a0 = build_index(p, sp, a, &first);
+    Ref a0 = build_index(p, sp, a, &first);
     Ref differs = op(p, sp, UF_not_equal, a, a0);
     Ref k = build_reduce(p, sp, RED_argmax, differs, 1u, false);
     Ref up = op(p, sp, UF_less, a0, build_take(p, sp, sp, a, &k, 1, 0));
-    Ref inc = build_ufunc(p, sp, sp, UF_logical_not, (Ref[]){ any_of(p, sp, op(p, sp, UF_greater, lead, next)) }, 1, false);
-    Ref dec = build_ufunc(p, sp, sp, UF_logical_not, (Ref[]){ any_of(p, sp, op(p, sp, UF_less, lead, next)) }, 1, false);
+    Ref inc = build_ufunc(p, sp, sp, UF_logical_not, (Ref[]){ lower_any_neighbours(p, sp, a, UF_greater) }, 1, false);
+    Ref dec = build_ufunc(p, sp, sp, UF_logical_not, (Ref[]){ lower_any_neighbours(p, sp, a, UF_less) }, 1, false);
     Ref zero = build_literal(p, sp, NPX_I64, 0, 0, true), one = build_literal(p, sp, NPX_I64, 1, 1, true);
     Ref minus = build_literal(p, sp, NPX_I64, -1, -1, true);
     Ref way = build_ufunc(p, sp, sp, UF_where, (Ref[]){ up, build_ufunc(p, sp, sp, UF_where, (Ref[]){ inc, one, zero }, 3,
