@@ -612,9 +612,16 @@ Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int 
     }
     for (int i = 0; i < n; i++) {                /* no position fits an empty axis */
         Dim size = va->shape.d[axis + i];
-        if (ir_dim_from_data(p, size) || ir_dim_from_data(p, count)) {
-            diag_error(p->diag, at, "positions or an axis whose length comes from the data (%s) are not supported "
-                                    "yet in indexing", dim_str(p, ir_dim_from_data(p, size) ? size : count));
+        if (ir_dim_from_data(p, size)) {
+            diag_error(p->diag, at, "positions into an axis whose length comes from the data (%s) are not supported "
+                                    "yet", dim_str(p, size));
+            return 0;
+        }
+        /* (into an axis whose size is a number, no check needs their count
+         * before they are computed) */
+        if (ir_dim_from_data(p, count) && (DIM_IS_SYM(size) || size == 0)) {
+            diag_error(p->diag, at, "positions whose count comes from the data (%s) into an axis of size %s are not "
+                                    "supported yet", dim_str(p, count), dim_str(p, size));
             return 0;
         }
         if (size == 0 && !DIM_IS_SYM(count) && count > 0) {

@@ -425,12 +425,15 @@ every_program() {
 }
 
 @test "NumPy rejects every bad program, at its first expected line" {
-    local f first failed=0
+    local f first args failed=0
     for f in "$NPX_ROOT"/test/errors/*.npx; do
         # Later-milestone features are valid NumPy: checked by the next test.
         grep -q 'error: not supported yet' "$f" && continue
         first=$(sed -n 's/^#[[:space:]]*expect:[[:space:]]*\([0-9]*\):.*/\1/p' "$f" | sort -n | head -n 1)
-        run "$PYTHON" "$NPXREF" "$f" --random 1 -o "$BATS_TEST_TMPDIR/o"
+        # its own "# run:" arguments where it has sizes to give
+        args=$(sed -n 's/^# run:[[:space:]]*//p' "$f")
+        # shellcheck disable=SC2086  # a list of arguments
+        run "$PYTHON" "$NPXREF" "$f" ${args:---random 1} -o "$BATS_TEST_TMPDIR/o"
         if [ "$status" -ne 1 ] || [[ $output != *"$f:$first: "* ]]; then
             echo "$(basename "$f"): expected an error at line $first, got (exit $status): $output" >&2
             failed=1
