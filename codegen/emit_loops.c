@@ -238,13 +238,14 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
     close_value_nest(e);
 }
 
-/* max, min, argmax and argmin of nothing are errors, as in NumPy */
+/* max, min, argmax and argmin of nothing are errors, as in NumPy (unless
+ * the program replaces that value: empty_gives_start) */
 static void emit_reduce_check(Emitter *e, Ref r, const IrStmt *st)
 {
     const Value *v = V(e->p, r);
     ReducePlan rp;
     reduce_plan(e, r, &rp);
-    if (empty_reduction_error(v->red) && shape_size_literal(&rp.reduced) < 0)
+    if (empty_reduction_error(v->red) && !v->empty_gives_start && shape_size_literal(&rp.reduced) < 0)
         emit_line(e, "if (%s == 0) npx_runtime_error(st, %d, \"%s\");", rp.count, st->line,
                   empty_reduction_error(v->red));
 }

@@ -144,6 +144,8 @@ typedef struct {
     bool ufunc_at;               /* UPDATE: np.add.at(x, p, v): each element at p becomes
                                     ufunc(itself, args[1]), in order, a repeated position again */
     Reduction red;               /* REDUCE */
+    bool empty_gives_start;      /* REDUCE max, min: of nothing, its start (-inf, +inf, the integer
+                                    limits) where NumPy fails (histogram's range, which replaces it) */
     bool positions;              /* SORT: argsort */
     bool binned;                 /* BINCOUNT: its values are bin numbers in [0, shape[0]) by how they
                                     were made (histogram's): its length is known, no pass for it */

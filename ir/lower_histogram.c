@@ -107,12 +107,18 @@ static bool given_range(Lower *L, Call *c, const Expr *e, double *lo, double *hi
     return true;
 }
 
-/* The data's range, x.min() and x.max() of 1-D x (finite: checked when the
- * program runs), widened where equal: 0-d values in t, the bins' dtype. */
+/* The data's range, x.min() and x.max() of 1-D x, or (0, 1) when x is
+ * empty (its size known only when the program runs), checked to be finite
+ * when the program runs, widened where equal: 0-d values in t, the bins'
+ * dtype. */
 static void data_range(Program *p, Span at, Span sp, Ref x, npx_dtype t, Ref *lo, Ref *hi)
 {
     *lo = build_reduce(p, sp, RED_min, x, 1u, false);
     *hi = build_reduce(p, sp, RED_max, x, 1u, false);
+    p->vals[*lo].empty_gives_start = p->vals[*hi].empty_gives_start = true;
+    Ref empty = ufunc(p, at, sp, UF_equal, lower_size(p, sp, V(p, x)->shape.d[0]), python_int(p, sp, 0));
+    *lo = build_ufunc(p, at, sp, UF_where, (Ref[]){ empty, python_int(p, sp, 0), *lo }, 3, false);
+    *hi = build_ufunc(p, at, sp, UF_where, (Ref[]){ empty, python_int(p, sp, 1), *hi }, 3, false);
     if (dtype_is_float(V(p, x)->dtype))
         *lo = ufunc(p, at, sp, UF_range_checked, *lo, *hi);
     Ref equal = ufunc(p, at, sp, UF_equal, *lo, *hi), half = build_literal(p, sp, NPX_F64, 0, 0.5, true);
