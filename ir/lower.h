@@ -155,7 +155,6 @@ Ref call_linspace(Lower *L, Call *c, int kind);
 Ref call_flatnonzero(Lower *L, Call *c, int unused);
 Ref call_argwhere(Lower *L, Call *c, int unused);
 Ref call_count_nonzero(Lower *L, Call *c, int unused);
-Ref call_unique(Lower *L, Call *c, int unused);
 /* lower_einsum.c */
 Ref call_einsum(Lower *L, Call *c, int unused);
 /* lower_index.c */
@@ -207,6 +206,10 @@ Ref call_trapezoid(Lower *L, Call *c, int unused);
 Ref call_select(Lower *L, Call *c, int unused);
 Ref call_average(Lower *L, Call *c, int unused);
 Ref lower_average(Lower *L, Call *c, Ref *scl);   /* scl: returned=True's sum of weights */
+/* lower_unique.c: np.unique; lower_unique gives its arrays (the values, then
+ * those of return_index, return_inverse, return_counts asked for) and how many */
+Ref call_unique(Lower *L, Call *c, int unused);
+int lower_unique(Lower *L, Call *c, Ref parts[4]);
 /* lower_histogram.c: np.histogram's counts, and its bin edges in *edges */
 Ref lower_histogram(Lower *L, Call *c, Ref *edges);
 Ref call_polyval(Lower *L, Call *c, int unused);

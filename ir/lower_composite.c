@@ -2,8 +2,7 @@
  * other operations, lowered to those same operations so that they fuse like
  * any other code and round as NumPy's do: var and std (numpy/_core/
  * _methods.py), eye, linspace, logspace and geomspace (numpy/_core/function_base.py), flatnonzero,
- * argwhere and count_nonzero (numpy/_core/numeric.py), ptp (numpy/_core/_methods.py),
- * unique (numpy/lib/_arraysetops_impl.py). */
+ * argwhere and count_nonzero (numpy/_core/numeric.py), ptp (numpy/_core/_methods.py). */
 #include <math.h>
 #include "lower.h"
 
@@ -409,47 +408,4 @@ Ref call_ptp(Lower *L, Call *c, int unused)
     Span sp = c->call->span;
     Ref hi = build_reduce(p, sp, RED_max, x, axes, keepdims), lo = build_reduce(p, sp, RED_min, x, axes, keepdims);
     return build_ufunc(p, c->call->at, sp, UF_subtract, (Ref[]){ hi, lo }, 2, false);
-}
-
-/* unique(ar, equal_nan=True): the sorted distinct elements of the flattened
- * array, as NumPy's _unique1d finds them: sorted (NaN last), then kept where
- * an element differs from the one before it (the first always), all NaNs
- * as one unless equal_nan=False. The earlier element is read through a take
- * of positions max(i - 1, 0), so that every length, 0 too, needs no case. */
-Ref call_unique(Lower *L, Call *c, int unused)
-{
-    (void)unused;
-    static const char *const params[] = { "ar", "return_index", "return_inverse", "return_counts", "axis",
-                                           "equal_nan", "sorted", NULL };
-    const Expr *a[7];
-    Program *p = P(L);
-    bool equal_nan = true, sorted = true;
-    if (!lower_bind_args(L, c, params, 1, a) || (a[5] && !lower_bool_flag(L, a[5], &equal_nan)) ||
-        (a[6] && !lower_bool_flag(L, a[6], &sorted)))
-        return 0;
-    for (int i = 1; i <= 4; i++) {
-        bool given = false;
-        if (a[i] && (i == 4 ? a[i]->kind != EXPR_NONE : !lower_bool_flag(L, a[i], &given) || given)) {
-            diag_error(p->diag, a[i]->span, "unique(): '%s=' is not supported yet", params[i]);
-            return 0;
-        }
-    }
-    Span at = c->call->at, sp = c->call->span;
-    Ref x = lower_expr(L, a[0]);
-    if (!x || !(x = lower_flatten(L, at, sp, lower_asarray(p, sp, x))))
-        return 0;
-    Dim n = V(p, x)->shape.d[0];
-    Ref s = build_sort(p, sp, x, 0, false), i = build_arange(p, sp, NPX_I64, 0, 1, n);
-    Ref before = build_ufunc(p, at, sp, UF_maximum,
-                             (Ref[]){ lower_operator(L, AST_SUB, at, sp, i, int_literal(p, sp, 1)), int_literal(p, sp, 0) },
-                             2, false);
-    Ref prev = build_take(p, at, sp, s, &before, 1, 0);
-    Ref keep = lower_operator(L, AST_NE, at, sp, s, prev);
-    if (keep && equal_nan && dtype_is_float(V(p, x)->dtype)) {
-        Ref both_nan = lower_operator(L, AST_BITAND, at, sp, build_ufunc(p, at, sp, UF_isnan, &s, 1, false),
-                                      build_ufunc(p, at, sp, UF_isnan, &prev, 1, false));
-        keep = lower_operator(L, AST_BITAND, at, sp, keep, lower_operator(L, AST_INVERT, at, sp, both_nan, 0));
-    }
-    keep = lower_operator(L, AST_BITOR, at, sp, lower_operator(L, AST_EQ, at, sp, i, int_literal(p, sp, 0)), keep);
-    return keep ? build_compress(p, at, sp, s, keep, 0, 0) : 0;
 }

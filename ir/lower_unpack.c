@@ -9,6 +9,7 @@
  *   np.modf(x)                  frac, whole = np.modf(x)
  *   np.frexp(x)                 mantissa, exponent = np.frexp(x)
  *   np.histogram(x, bins)       hist, edges = np.histogram(x, bins=50)
+ *   np.unique(x, return_counts=True)   values, counts = np.unique(labels, return_counts=True)
  *   any other array, by rows    lo, hi = np.percentile(x, [5, 95])
  * Each name gets a statement of its own (its comment, its trace line) that
  * builds its part; what the parts share (x and y of divmod) is lowered once,
@@ -21,7 +22,7 @@
 static Program *P(Lower *L) { return L->p; }
 
 typedef enum {
-    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_PAIR, FROM_UNRAVEL, FROM_MODF, FROM_FREXP,
+    FROM_TUPLE, FROM_SHAPE, FROM_DIVMOD, FROM_MESHGRID, FROM_NONZERO, FROM_PARTS, FROM_UNRAVEL, FROM_MODF, FROM_FREXP,
     FROM_ROWS
 } SourceKind;
 
@@ -30,10 +31,10 @@ typedef struct {
     const Expr *e;               /* the value as written */
     int n;                       /* its parts */
     Ref x, y;                    /* SHAPE, ROWS, NONZERO, MODF, FREXP: the array (NONZERO: y, x != 0; MODF, FREXP: in
-                                    its float dtype); DIVMOD: the operands;
-                                    PAIR: the two results (the average and the sum of
-                                    weights; the counts and the edges); UNRAVEL: x the flat
+                                    its float dtype); DIVMOD: the operands; UNRAVEL: x the flat
                                     index, checked */
+    Ref parts[4];                /* PARTS: the results (the average and the sum of weights; the
+                                    counts and the edges; unique's arrays) */
     bool weak_result;            /* DIVMOD: Python's divmod of Python numbers */
     Ref grid[NPX_MAX_RANK];      /* MESHGRID: the inputs, each flattened */
     int axis[NPX_MAX_RANK];      /*           the axis of the result each runs along */
@@ -44,16 +45,23 @@ typedef struct {
 
 /* The functions that return several arrays. */
 static const char *const several[] = { "divmod", "meshgrid", "nonzero", "where", "average", "unravel_index", "modf",
-                                       "histogram", "frexp", NULL };
-enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL, MODF, HISTOGRAM, FREXP };
+                                       "histogram", "frexp", "unique", NULL };
+enum { DIVMOD, MESHGRID, NONZERO, WHERE, AVERAGE, UNRAVEL, MODF, HISTOGRAM, FREXP, UNIQUE };
 
-/* Is returned=True among call's keywords? */
-static bool returns_weights(const Expr *call)
+/* Is name=True among call's keywords? */
+static bool keyword_true(const Expr *call, const char *name)
 {
     for (int k = 0; k < call->kwargs.n; k++)
-        if (strcmp(call->kwargs.v[k].name, "returned") == 0)
+        if (strcmp(call->kwargs.v[k].name, name) == 0)
             return call->kwargs.v[k].value->kind == EXPR_BOOL && call->kwargs.v[k].value->ival;
     return false;
+}
+
+/* np.unique asked for more than its values */
+static bool returns_more(const Expr *call)
+{
+    return keyword_true(call, "return_index") || keyword_true(call, "return_inverse") ||
+           keyword_true(call, "return_counts");
 }
 
 /* Which of them e calls (np.divmod, or divmod the program does not bind;
@@ -69,7 +77,8 @@ static int several_valued(Lower *L, const Expr *e)
     int k = 0;
     while (several[k] && strcmp(several[k], f->name) != 0)
         k++;
-    return !several[k] || (k == WHERE && (e->args.n != 1 || e->kwargs.n)) || (k == AVERAGE && !returns_weights(e))
+    return !several[k] || (k == WHERE && (e->args.n != 1 || e->kwargs.n)) ||
+                   (k == AVERAGE && !keyword_true(e, "returned")) || (k == UNIQUE && !returns_more(e))
                ? -1
                : k;
 }
@@ -90,6 +99,8 @@ const char *lower_unpack_hint(Lower *L, const Expr *call)
         "histogram returns two arrays, the counts and the bin edges: unpack them, hist, edges = "
         "np.histogram(x, bins=50), or take one, np.histogram(x)[0]",
         "frexp returns two arrays, the mantissas and the exponents: unpack them, m, e = np.frexp(x)",
+        "unique with return_index, return_inverse or return_counts returns an array for each: unpack them, "
+        "values, counts = np.unique(x, return_counts=True)",
     };
     int k = several_valued(L, call);
     return k < 0 ? NULL : hints[k];
@@ -265,9 +276,15 @@ static bool source_of(Lower *L, const Expr *e, Source *src)
     case AVERAGE:
     case HISTOGRAM: {
         Call c = call_of(e, several[k]);
-        src->kind = FROM_PAIR;
+        src->kind = FROM_PARTS;
         src->n = 2;
-        return (src->x = k == AVERAGE ? lower_average(L, &c, &src->y) : lower_histogram(L, &c, &src->y)) != 0;
+        return (src->parts[0] = k == AVERAGE ? lower_average(L, &c, &src->parts[1])
+                                             : lower_histogram(L, &c, &src->parts[1])) != 0;
+    }
+    case UNIQUE: {
+        Call c = call_of(e, several[k]);
+        src->kind = FROM_PARTS;
+        return (src->n = lower_unique(L, &c, src->parts)) != 0;
     }
     }
     if (e->kind == EXPR_ATTR && strcmp(e->name, "shape") == 0) {
@@ -310,7 +327,7 @@ static Ref part(Lower *L, const Source *src, int i)
         Ref at = along_axis(p, e->span, build_arange(p, e->span, NPX_I64, 0, 1, s->d[i]), i, s->ndim);
         return build_compress(p, e->obj->span, e->span, build_broadcast(p, e->span, at, s), src->y, 0, 0);
     }
-    case FROM_PAIR: return i ? src->y : src->x;
+    case FROM_PARTS: return src->parts[i];
     case FROM_UNRAVEL: {                         /* k // (the sizes after axis i) % (axis i's) */
         const Shape *s = &src->shape;
         Shape after = { 0, { 0 } };
