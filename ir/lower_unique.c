@@ -4,10 +4,10 @@
  * sorted (stable, NaN last), each element kept where it differs from the
  * one before it (the first always; all NaNs as one unless equal_nan=False).
  * The values and the first positions are the sorted elements and their
- * places kept; an element's number among the values (inverse) is the count
- * of kept elements up to the first sorted element equal to it; a value's
- * count is the distance from its first element to the first past its last,
- * both found by bisection in the sorted array. */
+ * places kept; a sorted element's number among the values is the count of
+ * kept elements up to it: an element of x has that of the first sorted
+ * element equal to it (a bisection), and the counts are those of the
+ * numbers (a bincount as long as the values). */
 #include "lower.h"
 
 static Ref int_literal(Program *p, Span span, int64_t v)
@@ -69,18 +69,14 @@ int lower_unique(Lower *L, Call *c, Ref parts[4])
     parts[got++] = build_compress(p, at, sp, s, keep, 0, 0);
     if (wants[1])                                /* the sort is stable: each value's first place */
         parts[got++] = build_compress(p, at, sp, build_sort(p, sp, flat, 0, true), keep, 0, 0);
+    /* each sorted element's number among the values */
+    Ref numbers = op(L, AST_SUB, at, sp, build_cumulative(p, sp, RED_sum, keep, 0, NPX_I64), int_literal(p, sp, 1));
     if (wants[2]) {                              /* in x's shape, as NumPy 2 gives it */
-        Ref numbers = op(L, AST_SUB, at, sp, build_cumulative(p, sp, RED_sum, keep, 0, NPX_I64), int_literal(p, sp, 1));
         Ref first = build_search(p, at, sp, s, x, false);
         parts[got++] = build_take(p, at, sp, numbers, &first, 1, 0);
     }
-    if (wants[3]) {
-        Ref count = op(L, AST_SUB, at, sp, build_search(p, at, sp, s, s, true), i);
-        if (!equal_nan && dtype_is_float(V(p, s)->dtype))   /* each NaN its own value */
-            count = build_ufunc(p, at, sp, UF_where, (Ref[]){ build_ufunc(p, at, sp, UF_isnan, &s, 1, false),
-                                                              int_literal(p, sp, 1), count }, 3, false);
-        parts[got++] = build_compress(p, at, sp, count, keep, 0, 0);
-    }
+    if (wants[3] && parts[0])                    /* as many as the values */
+        parts[got++] = build_bin_counts(p, sp, numbers, 0, V(p, parts[0])->shape.d[0]);
     for (int k = 0; k < got; k++)
         if (!parts[k])
             return 0;
