@@ -3,10 +3,12 @@
  * apart; the lanes are shared among threads, and each is sorted by an LSD
  * radix sort: its elements become unsigned keys that order as NumPy orders
  * the values (ascending, -0.0 as 0.0, every NaN last), sorted a byte at a
- * time with their positions (bytes all the same skipped), which is stable:
- * equal elements keep their order, NumPy's kind='stable' and a valid order
- * for its other kinds, which leave it unspecified. Short lanes are sorted
- * by insertion instead. (A merge sort of 4096 rows of 1024 float32 took 3.5
+ * time (the bytes all keys share skipped: an OR and an AND of the keys
+ * find them), with their positions where argsort needs them or a key does
+ * not give its element back (NaN, -0.0), which is stable: equal elements
+ * keep their order, NumPy's kind='stable' and a valid order for its other
+ * kinds, which leave it unspecified. Short lanes are sorted by insertion
+ * instead. (A merge sort of 4096 rows of 1024 float32 took 3.5
  * times as long as the radix sort here.) Where the compiler targets AVX-512
  * or AVX2, np.sort of a lane of 32- or 64-bit values up to 2048 long whose
  * keys give the values back (no NaN, no -0.0) sorts the keys alone with a
@@ -56,6 +58,7 @@ static inline uint64_t npx_sort_key_f64(double v)
 
 /* The bits of the value whose key is k (the keys' inverse, but for -0.0 and
  * NaN, whose keys are 0.0's and one NaN's), and the value. */
+static inline uint8_t npx_sort_bits_bool(uint8_t k) { return k; }
 static inline uint32_t npx_sort_bits_i32(uint32_t k) { return k ^ 0x80000000u; }
 static inline uint64_t npx_sort_bits_i64(uint64_t k) { return k ^ 0x8000000000000000u; }
 static inline uint32_t npx_sort_bits_f32(uint32_t k) { return k >> 31 ? k & 0x7FFFFFFFu : ~k; }
@@ -68,6 +71,7 @@ static inline uint64_t npx_sort_bits_f64(uint64_t k) { return k >> 63 ? k & 0x7F
         memcpy(&v, &u, sizeof v);                                                                     \
         return v;                                                                                     \
     }
+NPX_SORT_VALUE(bool, bool, uint8_t)
 NPX_SORT_VALUE(i32, int32_t, uint32_t)
 NPX_SORT_VALUE(i64, int64_t, uint64_t)
 NPX_SORT_VALUE(f32, float, uint32_t)
@@ -312,49 +316,73 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
 #define NPX_NO_NETWORK(x, n, stride, at) false      /* 8- and 64-bit keys: no room for the position */
 
 #define NPX_SORT(s, T, K, positions)                                                                  \
-    /* The positions of lane x[0], x[stride], ... in sorted order, in at;                             \
-     * key, key2 and at2 are scratch of n each. Returns at or at2, the one                            \
-     * that holds them. */                                                                            \
-    static int64_t *npx_sort_lane_##s(const T *x, int64_t stride, int64_t n, K *key, int64_t *at,     \
-                                      K *key2, int64_t *at2)                                          \
+    /* The keys of lane x[0], x[stride], ... sorted; returns the buffer that                          \
+     * holds them, key or key2 (scratch of n each). With their positions in                           \
+     * *at (at and at2 scratch of n each) unless values_only and every key                            \
+     * gives its element back (integers; floats but NaN and -0.0): *at is                             \
+     * NULL then, and the keys alone move, half the bytes. */                                         \
+    static K *npx_sort_lane_##s(const T *x, int64_t stride, int64_t n, bool values_only, K *key, K *key2,  \
+                                int64_t **at_io, int64_t *at2)                                        \
     {                                                                                                 \
         int64_t start[sizeof(K)][256];       /* each byte's counts, then where its keys go */        \
-        bool tables = n > NPX_SORT_SHORT;                                                             \
-        if (tables)                                                                                   \
-            memset(start, 0, sizeof start);                                                           \
-        for (int64_t q = 0; q < n; q++) {                                                             \
-            K k = npx_sort_key_##s(x[q * stride]);                                                    \
+        int64_t *at = *at_io;                                                                         \
+        K differs = 0;                       /* bits where a key's value is not the element's */      \
+        K some = 0, all = (K)~(K)0;          /* bits set in some key, in all */                       \
+        for (int64_t q = 0; q < n; q++) {   /* no early exit: it vectorizes */                       \
+            T v = x[q * stride];                                                                      \
+            K v_bits, k = npx_sort_key_##s(v);                                                        \
+            memcpy(&v_bits, &v, sizeof v);                                                            \
+            differs |= (K)(v_bits ^ npx_sort_bits_##s(k));                                            \
+            some |= k;                                                                                \
+            all &= k;                                                                                 \
             key[q] = k;                                                                               \
-            at[q] = q;                                                                                \
-            for (unsigned b = 0; tables && b < sizeof(K); b++)                                        \
-                start[b][k >> 8 * b & 255]++;                                                         \
         }                                                                                             \
+        unsigned byte[sizeof(K)], bytes = 0; /* the bytes that differ between keys, low first */      \
+        for (unsigned b = 0; b < sizeof(K); b++)                                                      \
+            if ((some ^ all) >> 8 * b & 255)                                                          \
+                byte[bytes++] = b;                                                                    \
+        if (n > NPX_SORT_SHORT) {                                                                     \
+            memset(start, 0, sizeof start);                                                           \
+            for (int64_t q = 0; q < n; q++)                                                           \
+                for (unsigned i = 0; i < bytes; i++)                                                  \
+                    start[i][key[q] >> 8 * byte[i] & 255]++;                                          \
+        }                                                                                             \
+        if (values_only && !differs)                                                                  \
+            at = at2 = NULL;                                                                          \
+        for (int64_t q = 0; at && q < n; q++)                                                         \
+            at[q] = q;                                                                                \
         if (n <= NPX_SORT_SHORT) {           /* by insertion: no tables to fill */                   \
             for (int64_t q = 1; q < n; q++) {                                                         \
                 K k = key[q];                                                                         \
                 int64_t j = q;                                                                        \
                 for (; j > 0 && key[j - 1] > k; j--) {                                                \
                     key[j] = key[j - 1];                                                              \
-                    at[j] = at[j - 1];                                                                \
+                    if (at)                                                                           \
+                        at[j] = at[j - 1];                                                            \
                 }                                                                                     \
                 key[j] = k;                                                                           \
-                at[j] = q;                                                                            \
+                if (at)                                                                               \
+                    at[j] = q;                                                                        \
             }                                                                                         \
-            return at;                                                                                \
+            *at_io = at;                                                                              \
+            return key;                                                                               \
         }                                                                                             \
-        for (unsigned b = 0; b < sizeof(K); b++) {                                                    \
-            if (start[b][key[0] >> 8 * b & 255] == n)                                                 \
-                continue;                    /* every key has this byte: the order stays */          \
+        for (unsigned i = 0; i < bytes; i++) {   /* a byte all keys share leaves the order */         \
+            const unsigned shift = 8 * byte[i];                                                       \
             for (int64_t d = 0, sum = 0; d < 256; d++) {                                              \
-                int64_t c = start[b][d];                                                              \
-                start[b][d] = sum;                                                                    \
+                int64_t c = start[i][d];                                                              \
+                start[i][d] = sum;                                                                    \
                 sum += c;                                                                             \
             }                                                                                         \
-            for (int64_t q = 0; q < n; q++) {                                                         \
-                int64_t to = start[b][key[q] >> 8 * b & 255]++;                                       \
-                key2[to] = key[q];                                                                    \
-                at2[to] = at[q];                                                                      \
-            }                                                                                         \
+            if (at)                                                                                   \
+                for (int64_t q = 0; q < n; q++) {                                                     \
+                    int64_t to = start[i][key[q] >> shift & 255]++;                                   \
+                    key2[to] = key[q];                                                                \
+                    at2[to] = at[q];                                                                  \
+                }                                                                                     \
+            else                                                                                      \
+                for (int64_t q = 0; q < n; q++)                                                       \
+                    key2[start[i][key[q] >> shift & 255]++] = key[q];                                 \
             K *k = key;                                                                               \
             key = key2;                                                                               \
             key2 = k;                                                                                 \
@@ -362,7 +390,8 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
             at = at2;                                                                                 \
             at2 = a;                                                                                  \
         }                                                                                             \
-        return at;                                                                                    \
+        *at_io = at;                                                                                  \
+        return key;                                                                                   \
     }                                                                                                 \
     /* Every lane of x sorted into vals (np.sort) or its positions into pos                           \
      * (np.argsort); the other is NULL. */                                                            \
@@ -381,11 +410,14 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
                 int64_t base = l / inner * n * inner + l % inner;                                     \
                 if (vals && npx_sort_by_network_##s(x + base, vals + base, n, inner, key))            \
                     continue;                                                                         \
-                const int64_t *sorted = at;                                                           \
+                int64_t *sorted = at;                                                                 \
+                const K *keys = NULL;                                                                 \
                 if (!positions(x + base, n, inner, at))                                               \
-                    sorted = npx_sort_lane_##s(x + base, inner, n, key, at, key + n, at + n);         \
+                    keys = npx_sort_lane_##s(x + base, inner, n, vals != NULL, key, key + n, &sorted, at + n); \
                 for (int64_t q = 0; q < n; q++) {                                                     \
-                    if (vals)                                                                         \
+                    if (!sorted)                                                                      \
+                        vals[base + q * inner] = npx_sort_value_##s(keys[q]);                         \
+                    else if (vals)                                                                    \
                         vals[base + q * inner] = x[base + sorted[q] * inner];                         \
                     else                                                                              \
                         pos[base + q * inner] = sorted[q];                                            \
