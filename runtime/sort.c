@@ -71,11 +71,11 @@ static inline uint64_t npx_sort_bits_f64(uint64_t k) { return k >> 63 ? k & 0x7F
         memcpy(&v, &u, sizeof v);                                                                     \
         return v;                                                                                     \
     }
-NPX_SORT_VALUE(bool, bool, uint8_t)
-NPX_SORT_VALUE(i32, int32_t, uint32_t)
-NPX_SORT_VALUE(i64, int64_t, uint64_t)
-NPX_SORT_VALUE(f32, float, uint32_t)
-NPX_SORT_VALUE(f64, double, uint64_t)
+/* The element types and their keys: X(suffix, T, K) */
+#define NPX_SORT_TYPES(X)                                                                             \
+    X(bool, bool, uint8_t) X(i32, int32_t, uint32_t) X(i64, int64_t, uint64_t) X(f32, float, uint32_t) \
+    X(f64, double, uint64_t)
+NPX_SORT_TYPES(NPX_SORT_VALUE)
 #undef NPX_SORT_VALUE
 
 #if defined(__AVX512F__) || defined(__AVX2__)
@@ -315,6 +315,117 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
 #undef NPX_POSITIONS_BY_NETWORK
 #define NPX_NO_NETWORK(x, n, stride, at) false      /* 8- and 64-bit keys: no room for the position */
 
+/* NPX_SORT_MOVE(s, T, K): one radix pass's move of keys lo .. hi - 1 (with
+ * their positions, where at) to where start puts each (the count of keys
+ * before its byte, advanced as it fills), then the buffers swapped: the
+ * keys are in *key again. */
+#define NPX_SORT_MOVE(s, T, K)                                                                         \
+    static void npx_sort_move_##s(K **key, K **key2, int64_t **at, int64_t **at2, int64_t lo, int64_t hi, \
+                                  unsigned shift, int64_t *start)                                     \
+    {                                                                                                 \
+        const K *from = *key;                                                                         \
+        K *to = *key2;                                                                                \
+        if (*at)                                                                                      \
+            for (int64_t q = lo; q < hi; q++) {                                                       \
+                int64_t i = start[from[q] >> shift & 255]++;                                          \
+                to[i] = from[q];                                                                      \
+                (*at2)[i] = (*at)[q];                                                                 \
+            }                                                                                         \
+        else                                                                                          \
+            for (int64_t q = lo; q < hi; q++)                                                         \
+                to[start[from[q] >> shift & 255]++] = from[q];                                        \
+    }                                                                                                 \
+    static void npx_sort_swap_##s(K **key, K **key2, int64_t **at, int64_t **at2)                     \
+    {                                                                                                 \
+        K *k = *key;                                                                                  \
+        *key = *key2;                                                                                 \
+        *key2 = k;                                                                                    \
+        int64_t *a = *at;                                                                             \
+        *at = *at2;                                                                                   \
+        *at2 = a;                                                                                     \
+    }
+NPX_SORT_TYPES(NPX_SORT_MOVE)
+#undef NPX_SORT_MOVE
+
+#ifdef _OPENMP
+#include <omp.h>
+#define NPX_SORT_SPLIT_MIN 65536   /* one lane at least this long: its passes split between threads */
+/* NPX_SORT_SPLIT(s, T, K): one lane x of n (contiguous) sorted by the
+ * threads together, as npx_sort_lane does it alone: each thread takes a
+ * slice of the keys, counts its slice's bytes, and moves them to where the
+ * counts of all slices before it (in the byte's order, then the threads')
+ * put them, so that equal bytes keep their order: stable. Into vals
+ * (np.sort) or pos (np.argsort). */
+#define NPX_SORT_SPLIT(s, T, K)                                                                       \
+    static void npx_sort_split_##s(const T *x, T *vals, int64_t *pos, int64_t n)                     \
+    {                                                                                                 \
+        int threads = omp_get_max_threads();                                                          \
+        K *key = (K *)npx_alloc(npx_bytes(2 * n, sizeof(K), "a sort's keys")), *key2 = key + n;       \
+        int64_t *at = NULL, *at2 = NULL;                                                              \
+        int64_t(*count)[256] = (int64_t(*)[256])npx_alloc(npx_bytes(threads, sizeof *count, "a sort's counts")); \
+        K differs = 0, some = 0, all = (K)~(K)0;                                                      \
+        NPX_SORT_PRAGMA(omp parallel for reduction(| : differs, some) reduction(& : all))             \
+        for (int64_t q = 0; q < n; q++) {                                                             \
+            K v_bits, k = npx_sort_key_##s(x[q]);                                                     \
+            memcpy(&v_bits, &x[q], sizeof x[q]);                                                      \
+            differs |= (K)(v_bits ^ npx_sort_bits_##s(k));                                            \
+            some |= k;                                                                                \
+            all &= k;                                                                                 \
+            key[q] = k;                                                                               \
+        }                                                                                             \
+        if (!vals || differs) {              /* the positions move too */                             \
+            at = (int64_t *)npx_alloc(npx_bytes(2 * n, sizeof(int64_t), "a sort's positions"));       \
+            at2 = at + n;                                                                             \
+            NPX_SORT_PRAGMA(omp parallel for)                                                         \
+            for (int64_t q = 0; q < n; q++)                                                           \
+                at[q] = q;                                                                            \
+        }                                                                                             \
+        for (unsigned b = 0; b < sizeof(K); b++) {                                                    \
+            const unsigned shift = 8 * b;                                                             \
+            if (!((some ^ all) >> shift & 255))                                                       \
+                continue;                    /* a byte all keys share leaves the order */            \
+            NPX_SORT_PRAGMA(omp parallel num_threads(threads))                                        \
+            {                                                                                         \
+                int t = omp_get_thread_num(), team = omp_get_num_threads();                           \
+                int64_t lo = n * t / team, hi = n * (t + 1) / team, *mine = count[t];                 \
+                memset(mine, 0, sizeof *count);                                                       \
+                for (int64_t q = lo; q < hi; q++)                                                     \
+                    mine[key[q] >> shift & 255]++;                                                    \
+                NPX_SORT_PRAGMA(omp barrier)                                                          \
+                NPX_SORT_PRAGMA(omp single)                                                           \
+                for (int64_t d = 0, sum = 0; d < 256; d++)                                            \
+                    for (int u = 0; u < team; u++) {                                                  \
+                        int64_t c = count[u][d];                                                      \
+                        count[u][d] = sum;                                                            \
+                        sum += c;                                                                     \
+                    }                                                                                 \
+                npx_sort_move_##s(&key, &key2, &at, &at2, lo, hi, shift, mine);                       \
+            }                                                                                         \
+            npx_sort_swap_##s(&key, &key2, &at, &at2);                                                \
+        }                                                                                             \
+        NPX_SORT_PRAGMA(omp parallel for)                                                             \
+        for (int64_t q = 0; q < n; q++) {                                                             \
+            if (!at)                                                                                  \
+                vals[q] = npx_sort_value_##s(key[q]);                                                 \
+            else if (vals)                                                                            \
+                vals[q] = x[at[q]];                                                                   \
+            else                                                                                      \
+                pos[q] = at[q];                                                                       \
+        }                                                                                             \
+        npx_free(key < key2 ? key : key2);                                                            \
+        npx_free(at && at < at2 ? at : at2);                                                          \
+        npx_free(count);                                                                              \
+    }
+#define NPX_SORT_SPLIT_IF(split, x, vals, pos, lanes, n)                                              \
+    if (lanes == 1 && n >= NPX_SORT_SPLIT_MIN && omp_get_max_threads() > 1 && !omp_in_parallel()) {   \
+        split(x, vals, pos, n);                                                                       \
+        return;                                                                                       \
+    }
+#else
+#define NPX_SORT_SPLIT(s, T, K)
+#define NPX_SORT_SPLIT_IF(split, x, vals, pos, lanes, n)
+#endif
+
 #define NPX_SORT(s, T, K, positions)                                                                  \
     /* The keys of lane x[0], x[stride], ... sorted; returns the buffer that                          \
      * holds them, key or key2 (scratch of n each). With their positions in                           \
@@ -374,21 +485,8 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
                 start[i][d] = sum;                                                                    \
                 sum += c;                                                                             \
             }                                                                                         \
-            if (at)                                                                                   \
-                for (int64_t q = 0; q < n; q++) {                                                     \
-                    int64_t to = start[i][key[q] >> shift & 255]++;                                   \
-                    key2[to] = key[q];                                                                \
-                    at2[to] = at[q];                                                                  \
-                }                                                                                     \
-            else                                                                                      \
-                for (int64_t q = 0; q < n; q++)                                                       \
-                    key2[start[i][key[q] >> shift & 255]++] = key[q];                                 \
-            K *k = key;                                                                               \
-            key = key2;                                                                               \
-            key2 = k;                                                                                 \
-            int64_t *a = at;                                                                          \
-            at = at2;                                                                                 \
-            at2 = a;                                                                                  \
+            npx_sort_move_##s(&key, &key2, &at, &at2, 0, n, shift, start[i]);                         \
+            npx_sort_swap_##s(&key, &key2, &at, &at2);                                                \
         }                                                                                             \
         *at_io = at;                                                                                  \
         return key;                                                                                   \
@@ -401,6 +499,7 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
         int64_t lanes = outer * inner;                                                                \
         if (n == 0 || lanes == 0)                                                                     \
             return;                                                                                   \
+        NPX_SORT_SPLIT_IF(npx_sort_split_##s, x, vals, pos, lanes, n)                                 \
         NPX_SORT_PARALLEL                                                                             \
         {                                                                                             \
             K *key = (K *)npx_alloc(npx_bytes(2 * n, sizeof(K), "a sort's keys"));                    \
@@ -436,10 +535,14 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
         npx_sort_lanes_##s(x, NULL, out, outer, n, inner);                                            \
     }
 
+NPX_SORT_TYPES(NPX_SORT_SPLIT)
+#undef NPX_SORT_SPLIT
+#undef NPX_SORT_TYPES
 NPX_SORT(bool, bool, uint8_t, NPX_NO_NETWORK)
 NPX_SORT(i32, int32_t, uint32_t, npx_positions_by_network_i32)
 NPX_SORT(i64, int64_t, uint64_t, NPX_NO_NETWORK)
 NPX_SORT(f32, float, uint32_t, npx_positions_by_network_f32)
 NPX_SORT(f64, double, uint64_t, NPX_NO_NETWORK)
 #undef NPX_SORT
+#undef NPX_SORT_SPLIT_IF
 #undef NPX_NO_NETWORK

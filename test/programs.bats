@@ -387,6 +387,11 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/sort.npx" --random 4 --dim B=3 --dim N=2100
 }
 
+@test "one long lane's sort, split between threads, matches NumPy: keys alone, NaN, -0.0, ties in order, every dtype" {
+    # three threads: slices of unequal lengths
+    OMP_NUM_THREADS=3 check_program "$BATS_TEST_DIRNAME/programs/sort_long.npx"
+}
+
 @test "sort without AVX-512 (AVX2's network where the machine has it) matches NumPy too" {
     CFLAGS="${CFLAGS:-} -mno-avx512f" check_program "$BATS_TEST_DIRNAME/programs/sort.npx"
 }
