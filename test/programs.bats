@@ -482,6 +482,22 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/unpack_functions.npx"
 }
 
-@test "histogram matches NumPy: the data's range or one given, values on the edges, NaN, weights, density, empty" {
+@test "histogram matches NumPy over the data's own range: floats, integers, bools, all values equal" {
     check_program "$BATS_TEST_DIRNAME/programs/histogram.npx"
+}
+
+@test "histogram over a range given matches NumPy: values outside and NaN dropped, values on the edges" {
+    check_program "$BATS_TEST_DIRNAME/programs/histogram_range.npx"
+}
+
+@test "histogram with weights and density matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/histogram_weights.npx"
+}
+
+@test "histogram of empty data, of masked data empty when the program runs, and of equal range ends matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/histogram_empty.npx"
+}
+
+@test "histogram with its bin edges given matches NumPy: repeated edges, NaN and values outside, integer edges, weights" {
+    check_program "$BATS_TEST_DIRNAME/programs/histogram_edges.npx"
 }
