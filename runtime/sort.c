@@ -347,6 +347,31 @@ NPX_POSITIONS_BY_NETWORK(f32, float)
 NPX_SORT_TYPES(NPX_SORT_MOVE)
 #undef NPX_SORT_MOVE
 
+/* NPX_SORT_KEYS(s, T, K): the keys of x[lo], ... x[hi - 1] (stride apart)
+ * into key; ORed into *differs, the bits where a key's value is not the
+ * element's (NaN, -0.0), and *some, the bits set in some key; ANDed into
+ * *all, those set in all. No early exit: it vectorizes. */
+#define NPX_SORT_KEYS(s, T, K)                                                                        \
+    static void npx_sort_keys_##s(const T *x, int64_t stride, int64_t lo, int64_t hi, K *key, K *differs, \
+                                  K *some, K *all)                                                    \
+    {                                                                                                 \
+        K d = 0, o = 0, a = (K)~(K)0;                                                                 \
+        for (int64_t q = lo; q < hi; q++) {                                                           \
+            T v = x[q * stride];                                                                      \
+            K v_bits, k = npx_sort_key_##s(v);                                                        \
+            memcpy(&v_bits, &v, sizeof v);                                                            \
+            d |= (K)(v_bits ^ npx_sort_bits_##s(k));                                                  \
+            o |= k;                                                                                   \
+            a &= k;                                                                                   \
+            key[q] = k;                                                                               \
+        }                                                                                             \
+        *differs |= d;                                                                                \
+        *some |= o;                                                                                   \
+        *all &= a;                                                                                    \
+    }
+NPX_SORT_TYPES(NPX_SORT_KEYS)
+#undef NPX_SORT_KEYS
+
 #ifdef _OPENMP
 #include <omp.h>
 #define NPX_SORT_SPLIT_MIN 65536   /* one lane at least this long: its passes split between threads */
@@ -365,14 +390,8 @@ NPX_SORT_TYPES(NPX_SORT_MOVE)
         int64_t(*count)[256] = (int64_t(*)[256])npx_alloc(npx_bytes(threads, sizeof *count, "a sort's counts")); \
         K differs = 0, some = 0, all = (K)~(K)0;                                                      \
         NPX_SORT_PRAGMA(omp parallel for reduction(| : differs, some) reduction(& : all))             \
-        for (int64_t q = 0; q < n; q++) {                                                             \
-            K v_bits, k = npx_sort_key_##s(x[q]);                                                     \
-            memcpy(&v_bits, &x[q], sizeof x[q]);                                                      \
-            differs |= (K)(v_bits ^ npx_sort_bits_##s(k));                                            \
-            some |= k;                                                                                \
-            all &= k;                                                                                 \
-            key[q] = k;                                                                               \
-        }                                                                                             \
+        for (int t = 0; t < threads; t++)    /* a slice each */                                       \
+            npx_sort_keys_##s(x, 1, n * t / threads, n * (t + 1) / threads, key, &differs, &some, &all); \
         if (!vals || differs) {              /* the positions move too */                             \
             at = (int64_t *)npx_alloc(npx_bytes(2 * n, sizeof(int64_t), "a sort's positions"));       \
             at2 = at + n;                                                                             \
@@ -437,17 +456,8 @@ NPX_SORT_TYPES(NPX_SORT_MOVE)
     {                                                                                                 \
         int64_t start[sizeof(K)][256];       /* each byte's counts, then where its keys go */        \
         int64_t *at = *at_io;                                                                         \
-        K differs = 0;                       /* bits where a key's value is not the element's */      \
-        K some = 0, all = (K)~(K)0;          /* bits set in some key, in all */                       \
-        for (int64_t q = 0; q < n; q++) {   /* no early exit: it vectorizes */                       \
-            T v = x[q * stride];                                                                      \
-            K v_bits, k = npx_sort_key_##s(v);                                                        \
-            memcpy(&v_bits, &v, sizeof v);                                                            \
-            differs |= (K)(v_bits ^ npx_sort_bits_##s(k));                                            \
-            some |= k;                                                                                \
-            all &= k;                                                                                 \
-            key[q] = k;                                                                               \
-        }                                                                                             \
+        K differs = 0, some = 0, all = (K)~(K)0;                                                      \
+        npx_sort_keys_##s(x, stride, 0, n, key, &differs, &some, &all);                               \
         unsigned byte[sizeof(K)], bytes = 0; /* the bytes that differ between keys, low first */      \
         for (unsigned b = 0; b < sizeof(K); b++)                                                      \
             if ((some ^ all) >> 8 * b & 255)                                                          \
