@@ -70,7 +70,9 @@ int lower_unique(Lower *L, Call *c, Ref parts[4])
     if (wants[1])                                /* the sort is stable: each value's first place */
         parts[got++] = build_compress(p, at, sp, build_sort(p, sp, flat, 0, true), keep, 0, 0);
     /* each sorted element's number among the values */
-    Ref numbers = op(L, AST_SUB, at, sp, build_cumulative(p, sp, RED_sum, keep, 0, NPX_I64), int_literal(p, sp, 1));
+    Ref numbers = wants[2] || wants[3] ? op(L, AST_SUB, at, sp, build_cumulative(p, sp, RED_sum, keep, 0, NPX_I64),
+                                            int_literal(p, sp, 1))
+                                       : 0;
     if (wants[2]) {                              /* in x's shape, as NumPy 2 gives it */
         Ref first = build_search(p, at, sp, s, x, false);
         parts[got++] = build_take(p, at, sp, numbers, &first, 1, 0);
