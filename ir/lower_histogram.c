@@ -115,10 +115,13 @@ static void data_range(Program *p, Span at, Span sp, Ref x, npx_dtype t, Ref *lo
 {
     *lo = build_reduce(p, sp, RED_min, x, 1u, false);
     *hi = build_reduce(p, sp, RED_max, x, 1u, false);
-    p->vals[*lo].empty_gives_start = p->vals[*hi].empty_gives_start = true;
-    Ref empty = ufunc(p, at, sp, UF_equal, lower_size(p, sp, V(p, x)->shape.d[0]), python_int(p, sp, 0));
-    *lo = build_ufunc(p, at, sp, UF_where, (Ref[]){ empty, python_int(p, sp, 0), *lo }, 3, false);
-    *hi = build_ufunc(p, at, sp, UF_where, (Ref[]){ empty, python_int(p, sp, 1), *hi }, 3, false);
+    Dim n = V(p, x)->shape.d[0];
+    if (DIM_IS_SYM(n)) {                        /* (a literal size is not 0 here) */
+        p->vals[*lo].empty_gives_start = p->vals[*hi].empty_gives_start = true;
+        Ref empty = ufunc(p, at, sp, UF_equal, lower_size(p, sp, n), python_int(p, sp, 0));
+        *lo = build_ufunc(p, at, sp, UF_where, (Ref[]){ empty, python_int(p, sp, 0), *lo }, 3, false);
+        *hi = build_ufunc(p, at, sp, UF_where, (Ref[]){ empty, python_int(p, sp, 1), *hi }, 3, false);
+    }
     if (dtype_is_float(V(p, x)->dtype))
         *lo = ufunc(p, at, sp, UF_range_checked, *lo, *hi);
     Ref equal = ufunc(p, at, sp, UF_equal, *lo, *hi), half = build_literal(p, sp, NPX_F64, 0, 0.5, true);
