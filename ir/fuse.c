@@ -1,7 +1,10 @@
 /* fuse.c: decides which values get their own variable or buffer
  * ("materialized") and which are computed inline, inside the loop of their
  * one user. Elementwise work feeding elementwise work or a reduction is fused
- * into that loop (and into a cumsum's); -O0 gives every operation its own loop. Views (transpose,
+ * into that loop (and into a cumsum's), through views that read each element
+ * once (new axes, joins, slices; into a store, not a reduction), unless its
+ * user broadcasts it (it would be computed again for each element of the
+ * result); -O0 gives every operation its own loop. Views (transpose,
  * broadcast, new axes, indexing, take, reshape), aranges and scalars known in advance need
  * no storage; what a reshape, a sort or a mask reads is stored, in C order; an update's new
  * elements are computed in its loop unless they read the array it changes elsewhere. */
@@ -149,6 +152,61 @@ static bool is_view(const Value *v)
            v->kind == IR_TAKE || v->kind == IR_TRANSPOSE;
 }
 
+/* Does view u read each element of r, its operand, at most once (a new
+ * axis, a join, a slice), so that r may be computed where u is read? Not a
+ * broadcast, a take, a transpose (the GEMM reads through it) or a reshape. */
+static bool reads_once(const Value *u, Ref r)
+{
+    switch (u->kind) {
+    case IR_CONCAT: return true;
+    case IR_EXPAND:
+    case IR_INDEX: return u->args[0] == r;    /* (not a window's first index) */
+    default: return false;
+    }
+}
+
+/* The value that computes with the elements of r, read once each: its one
+ * user, or past views that read each element once and store nothing, the
+ * one user of the last of them (np.cross's three components, each given a
+ * new axis and joined, are computed where the join is read); 0 when more
+ * than one reads r. *read is what that value reads: r or the last view;
+ * *joined whether a join is among those views. */
+static Ref element_user(const Program *p, Ref r, const bool *stored, Ref *read, bool *joined)
+{
+    *joined = false;
+    for (*read = r; p->vals[*read].uses == 1; *read = p->vals[*read].user) {
+        Ref u = p->vals[*read].user;
+        if (!reads_once(&p->vals[u], *read) || stored[u])
+            return u;
+        *joined |= p->vals[u].kind == IR_CONCAT;
+    }
+    return 0;
+}
+
+/* Does value a, inline (in a part of a join when in_join), compute
+ * something in a part of a join? (a comes before the value being decided:
+ * whether it is stored is known.) */
+static bool computes_in_join(const Program *p, Ref a, bool in_join)
+{
+    const Value *v = &p->vals[a];
+    if (v->materialize)
+        return false;
+    if (in_join && (v->kind == IR_UFUNC || v->kind == IR_CAST))
+        return true;
+    for (int i = 0; i < v->nargs; i++)
+        if (computes_in_join(p, v->args[i], in_join || v->kind == IR_CONCAT))
+            return true;
+    return false;
+}
+
+static bool reads_computed_join(const Program *p, Ref r)
+{
+    for (int i = 0; i < p->vals[r].nargs; i++)
+        if (computes_in_join(p, p->vals[r].args[i], false))
+            return true;
+    return false;
+}
+
 /* The GEMM reads its operands where they are stored, each matrix possibly
  * transposed, from an offset when it is one block of a named array (x[t]
  * @ W): the other views a float product reads (x[:, 1:] @ W) are stored
@@ -236,6 +294,9 @@ void ir_fuse(Program *p)
     bool *gemm_read = arena_alloc(p->arena, (size_t)p->nvals), *in_place = arena_alloc(p->arena, (size_t)p->nvals);
     if (p->opt)
         mark_gemm_operands(p, named, gemm_read, in_place);
+    bool *stored_view = arena_alloc(p->arena, (size_t)p->nvals);   /* a view stored as it is computed */
+    for (Ref r = 1; r < p->nvals; r++)
+        stored_view[r] = is_view(&p->vals[r]) && (named[r] || in_order[r] || gemm_read[r]);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         if (v->uses == 0 && !named[r]) {
@@ -259,10 +320,20 @@ void ir_fuse(Program *p)
             break;
         case IR_UFUNC:
         case IR_CAST: {
-            const Value *user = v->uses == 1 ? &p->vals[v->user] : NULL;
-            bool fusable = user && (is_elementwise(user) || user->kind == IR_REDUCE || user->kind == IR_CUMSUM ||
-                                    reads_each_element(user, r) || takes_positions(p, v->user, r, in_place) ||
-                                    (in_place[v->user] && ir_host_int(p, r)));   /* x[t - 1] @ W: in the call */
+            Ref read;
+            bool joined;
+            Ref u = element_user(p, r, stored_view, &read, &joined);
+            const Value *user = u ? &p->vals[u] : NULL;
+            const Shape *shape = &p->vals[read].shape;   /* an array its user broadcasts: each element read
+                                                            more than once (a scalar is computed once) */
+            bool broadcast = user && shape->ndim && !shape_equal(shape, &user->shape);
+            /* a reduction's SIMD loop does not vectorize work in one branch of a join (exp of a part) */
+            bool branches = joined || reads_computed_join(p, r);
+            bool fusable = user && ((is_elementwise(user) && !broadcast) ||
+                                    ((user->kind == IR_REDUCE || user->kind == IR_CUMSUM) && !branches) ||
+                                    reads_each_element(user, read) || takes_positions(p, u, read, in_place) ||
+                                    (stored_view[u] && reads_once(user, read)) ||
+                                    (in_place[u] && ir_host_int(p, read)));   /* x[t - 1] @ W: in the call */
             bool device_scalar = p->cuda && ir_host_int(p, r);  /* computed where it is read, not by a kernel */
             v->materialize = named[r] || !p->opt || !(fusable || device_scalar) || in_order[r];
             break;

@@ -52,6 +52,26 @@ program() {
     [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 1 ]
 }
 
+@test "parts joined, sliced or given a new axis are computed where they are stored; a broadcast part is stored first" {
+    program $'input a: f32[N, 3]\ninput b: f32[N, 3]\noutput c\nc = np.cross(a, b)'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 1 ]
+    ! grep -q temporary <<<"$NPX_OUTPUT"
+    program $'input x: f32[N]\ninput y: f32[N]\noutput j, t\nj = np.concatenate([x * 2.0, np.sqrt(y)[1:]])\nt = np.stack([x + y, np.exp(x)], axis=1) * 2.0'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 2 ]
+    ! grep -q temporary <<<"$NPX_OUTPUT"
+    # a reduction's vectorized loop does not branch into a part's work: the parts are stored
+    program $'input x: f32[N]\ninput y: f32[N]\noutput s\ns = (np.concatenate([np.exp(x), y + 1.0]) * 2.0).sum()'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: multiply -> multiply f32[N+N] (temporary) (fused: concatenate, exp, add)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: sum -> s f32' <<<"$NPX_OUTPUT"
+    program $'input x: f32[N]\ninput y: f32[M]\noutput z, w\nz = np.exp(x)[:, None] * y\nw = np.exp(y) * x[:, None]'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qE '^    loop: exp -> exp[_0-9]* f32\[M\] \(temporary\)$' <<<"$NPX_OUTPUT"
+    grep -qE '^    loop: exp -> exp[_0-9]* f32\[N\] \(temporary\)$' <<<"$NPX_OUTPUT"
+}
+
 @test "a factor and transposes fold into the matrix product, never copied" {
     program $'input a: f32[M, K]\ninput b: f32[N, K]\noutput g\ng = 0.5 * np.dot(a, b.T)'
     npx_exec "npxc --dump-ir" "$NPXC" --dump-ir "$BATS_TEST_TMPDIR/p.npx"
