@@ -294,9 +294,9 @@ void ir_fuse(Program *p)
     bool *gemm_read = arena_alloc(p->arena, (size_t)p->nvals), *in_place = arena_alloc(p->arena, (size_t)p->nvals);
     if (p->opt)
         mark_gemm_operands(p, named, gemm_read, in_place);
-    bool *stored_view = arena_alloc(p->arena, (size_t)p->nvals);   /* a view stored as it is computed */
+    bool *stored = arena_alloc(p->arena, (size_t)p->nvals);   /* what a view or a constant is stored for */
     for (Ref r = 1; r < p->nvals; r++)
-        stored_view[r] = is_view(&p->vals[r]) && (named[r] || in_order[r] || gemm_read[r]);
+        stored[r] = named[r] || in_order[r] || gemm_read[r];
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
         if (v->uses == 0 && !named[r]) {
@@ -313,16 +313,16 @@ void ir_fuse(Program *p)
         case IR_RESHAPE:
         case IR_CONCAT:
         case IR_TAKE:
-            v->materialize = named[r] || in_order[r] || gemm_read[r];
+            v->materialize = stored[r];
             break;
         case IR_ARANGE:                          /* computed from the index where it is read */
-            v->materialize = named[r] || in_order[r] || gemm_read[r] || !p->opt;
+            v->materialize = stored[r] || !p->opt;
             break;
         case IR_UFUNC:
         case IR_CAST: {
             Ref read;
             bool joined;
-            Ref u = element_user(p, r, stored_view, &read, &joined);
+            Ref u = element_user(p, r, stored, &read, &joined);
             const Value *user = u ? &p->vals[u] : NULL;
             const Shape *shape = &p->vals[read].shape;   /* an array its user broadcasts: each element read
                                                             more than once (a scalar is computed once) */
@@ -332,7 +332,7 @@ void ir_fuse(Program *p)
             bool fusable = user && ((is_elementwise(user) && !broadcast) ||
                                     ((user->kind == IR_REDUCE || user->kind == IR_CUMSUM) && !branches) ||
                                     reads_each_element(user, read) || takes_positions(p, u, read, in_place) ||
-                                    (stored_view[u] && reads_once(user, read)) ||
+                                    (stored[u] && reads_once(user, read)) ||
                                     (in_place[u] && ir_host_int(p, read)));   /* x[t - 1] @ W: in the call */
             bool device_scalar = p->cuda && ir_host_int(p, r);  /* computed where it is read, not by a kernel */
             v->materialize = named[r] || !p->opt || !(fusable || device_scalar) || in_order[r];
