@@ -17,6 +17,9 @@ void emit_value(Emitter *e, Ref r, const IrStmt *st);
 void emit_value_storage(Emitter *e, Ref r, const IrStmt *st);
 void emit_value_loops(Emitter *e, Ref r, const IrStmt *st);
 void emit_matmul_loops(Emitter *e, Ref r);
+/* Does value r of row group g stream out of it a strip of a row at a time
+ * (the target's open_strips inside the group's loop over rows)? */
+bool emit_streams_row(Emitter *e, const RowGroup *g, Ref r);
 /* the names of a nest's n indexes: i0, i1, ... */
 const char **emit_index_vars(Emitter *e, int n);
 /* The line that writes update r's element at its selection's indexes iv

@@ -81,11 +81,30 @@ static bool may_stream(const Value *v)
     return bytes >= (double)NPX_STREAM_BYTES;
 }
 
+/* In row group g, a matrix stored whole that nothing in the group reads
+ * after its statement, and that may be large: each row goes out a strip at
+ * a time, as a flat loop's elements do (the target's strips), and does not
+ * take cache lines the rest of the row's work needs. */
+bool emit_streams_row(Emitter *e, const RowGroup *g, Ref r)
+{
+    const Value *v = V(e->p, r);
+    return e->t->open_strips && group_holds(g, v) && ir_stores(e->p, v->stmt, r) && !v->row_local &&
+           (v->kind == IR_UFUNC || v->kind == IR_CAST) && v->shape.ndim == 2 &&
+           (v->last_stmt == v->stmt || v->last_stmt > g->last) && may_stream(v);
+}
+
 static void emit_elementwise(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
     if (v->shape.ndim == 0 && e->t->scalar_locals) {
         emit_line(e, "%s %s = %s;", dtype_ctype(v->dtype), v->cname, cx_define(e, r, NULL));
+        return;
+    }
+    if (e->in_rows && emit_streams_row(e, &e->p->groups[e->stmt->group], r)) {
+        const char **iv = emit_index_vars(e, 2);
+        e->t->open_strips(e, v);
+        emit_line(e, "strip[i1 - j0] = %s;", cx_define(e, r, iv));
+        e->t->close_strips(e, v);
         return;
     }
     if (v->shape.ndim > 0 && !e->in_rows && cx_define_is_flat(e, r)) {

@@ -23,7 +23,9 @@ struct Target {
     void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
     void (*close_nest)(Emitter *e);
     /* The flat loop that computes v, when v may be large: a strip of it at a
-     * time, into strip[i - i0], stored after each strip. NULL: open_flat. */
+     * time, into strip[i - i0], stored after each strip; in a row group, row
+     * i0 of matrix v, into strip[i1 - j0] (emit_streams_row). NULL:
+     * open_flat, and rows are written where they are stored. */
     void (*open_strips)(Emitter *e, const Value *v);
     void (*close_strips)(Emitter *e, const Value *v);
     /* A row group's loop over its rows, i0, with the row buffers of its

@@ -168,6 +168,16 @@ static void c_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
 static void c_open_strips(Emitter *e, const Value *v)
 {
     const char *n = cx_dims(e, v->shape.d, v->shape.ndim);
+    if (e->in_rows) {
+        const char *len = cx_dim(e, v->shape.d[1]);
+        emit_block(e);
+        emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip of row i0 at a time */", dtype_ctype(v->dtype), v->cname);
+        emit_open(e, "for (int64_t j0 = 0; j0 < %s; j0 += NPX_STRIP)", len);
+        emit_line(e, "const int64_t j1 = %s - j0 < NPX_STRIP ? %s : j0 + NPX_STRIP;", len, len);
+        emit_line(e, "for (int64_t i1 = j0; i1 < j1; i1++)");
+        e->indent++;
+        return;
+    }
     emit_line(e, "NPX_PARALLEL");
     emit_block(e);
     emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip at a time */", dtype_ctype(v->dtype), v->cname);
@@ -182,6 +192,13 @@ static void c_close_strips(Emitter *e, const Value *v)
 {
     const char *ct = dtype_ctype(v->dtype), *n = cx_dims(e, v->shape.d, v->shape.ndim);
     e->indent--;
+    if (e->in_rows) {            /* the group's loop fences (c_close_rows) */
+        emit_line(e, "npx_store(%s + i0 * %s + j0, strip, sizeof(%s) * (j1 - j0), sizeof(%s) * %s);", v->cname,
+                  cx_dim(e, v->shape.d[1]), ct, ct, n);
+        emit_close(e, NULL);
+        emit_close(e, NULL);
+        return;
+    }
     emit_line(e, "npx_store(%s + i0, strip, sizeof(%s) * (i1 - i0), sizeof(%s) * %s);", v->cname, ct, ct, n);
     emit_close(e, NULL);
     emit_line(e, "npx_store_fence();");
@@ -229,26 +246,38 @@ static bool c_scatter(Emitter *e, Ref r)
     return true;
 }
 
+/* Does row group g need a parallel region around its loop: for the row
+ * buffers of its row-local values, or to fence the rows it streams? */
+static bool rows_region(Emitter *e, const RowGroup *g, bool *streams)
+{
+    bool buffers = false;
+    *streams = false;
+    for (Ref r = 1; r < e->p->nvals; r++) {
+        buffers |= V(e->p, r)->row_local && group_holds(g, V(e->p, r));
+        *streams |= emit_streams_row(e, g, r);
+    }
+    return buffers || *streams;
+}
+
 /* A row group: the rows shared among the threads, each thread with its own
  * buffer for the row of each row-local value. */
 static void c_open_rows(Emitter *e, const RowGroup *g)
 {
     Program *p = e->p;
-    bool buffers = false;
+    bool streams, region = rows_region(e, g, &streams);
+    if (region) {
+        emit_line(e, "NPX_PARALLEL");
+        emit_block(e);
+    }
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = V(p, r);
         if (!v->row_local || !group_holds(g, v))
             continue;
-        if (!buffers) {
-            emit_line(e, "NPX_PARALLEL");
-            emit_block(e);
-        }
-        buffers = true;
         const char *ct = dtype_ctype(v->dtype);
         emit_line(e, "%s *%s = (%s *)npx_alloc(npx_bytes(%s, sizeof(%s), \"%s\"));", ct, v->row_cname, ct,
                   row_length(e, v), ct, v->row_cname);
     }
-    emit_line(e, buffers ? "NPX_FOR_NOWAIT" : "NPX_PARALLEL_FOR");
+    emit_line(e, region ? "NPX_FOR_NOWAIT" : "NPX_PARALLEL_FOR");
     emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0++)", cx_dim(e, g->rows));
 }
 
@@ -267,15 +296,15 @@ static void c_close_rows(Emitter *e, const RowGroup *g)
 {
     Program *p = e->p;
     emit_close(e, NULL);
-    bool buffers = false;
+    bool streams, region = rows_region(e, g, &streams);
+    if (streams)
+        emit_line(e, "npx_store_fence();");
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = V(p, r);
-        if (v->row_local && group_holds(g, v)) {
+        if (v->row_local && group_holds(g, v))
             emit_line(e, "npx_free(%s);", v->row_cname);
-            buffers = true;
-        }
     }
-    if (buffers)
+    if (region)
         emit_close(e, NULL);
 }
 
