@@ -81,15 +81,16 @@ static bool may_stream(const Value *v)
     return bytes >= (double)NPX_STREAM_BYTES;
 }
 
-/* In row group g, a matrix stored whole that nothing in the group reads
- * after its statement, and that may be large: each row goes out a strip at
- * a time, as a flat loop's elements do (the target's strips), and does not
- * take cache lines the rest of the row's work needs. */
+/* In row group g, a matrix of rows longer than one element, stored whole,
+ * that nothing in the group reads after its statement, and that may be
+ * large: each row goes out a strip at a time, as a flat loop's elements do
+ * (the target's strips), and does not take cache lines the rest of the
+ * row's work needs. */
 bool emit_streams_row(Emitter *e, const RowGroup *g, Ref r)
 {
     const Value *v = V(e->p, r);
     return e->t->open_strips && group_holds(g, v) && ir_stores(e->p, v->stmt, r) && !v->row_local &&
-           (v->kind == IR_UFUNC || v->kind == IR_CAST) && v->shape.ndim == 2 &&
+           (v->kind == IR_UFUNC || v->kind == IR_CAST) && v->shape.ndim == 2 && v->shape.d[1] != 1 &&
            (v->last_stmt == v->stmt || v->last_stmt > g->last) && may_stream(v);
 }
 
