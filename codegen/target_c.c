@@ -162,45 +162,54 @@ static void c_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
     e->nest_depth = 1;
 }
 
+/* A loop over strips of len elements, [start, end) each, and the loop over
+ * one strip, idx; close_strip_loop stores the strip at dst and ends both. */
+static void open_strip_loop(Emitter *e, const char *len, const char *start, const char *end, const char *idx)
+{
+    emit_open(e, "for (int64_t %s = 0; %s < %s; %s += NPX_STRIP)", start, start, len, start);
+    emit_line(e, "const int64_t %s = %s - %s < NPX_STRIP ? %s : %s + NPX_STRIP;", end, len, start, len, start);
+    emit_line(e, "for (int64_t %s = %s; %s < %s; %s++)", idx, start, idx, end, idx);
+    e->indent++;
+}
+
+static void close_strip_loop(Emitter *e, const Value *v, const char *dst, const char *start, const char *end)
+{
+    const char *ct = dtype_ctype(v->dtype);
+    e->indent--;
+    emit_line(e, "npx_store(%s, strip, sizeof(%s) * (%s - %s), sizeof(%s) * %s);", dst, ct, end, start, ct,
+              cx_dims(e, v->shape.d, v->shape.ndim));
+    emit_close(e, NULL);
+}
+
 /* Each thread computes a strip into its own buffer, then stores it
  * (npx_store streams it past the cache when v is large) and, its share done,
- * fences its streamed stores before the loop's barrier. */
+ * fences its streamed stores before the loop's barrier. In a row group, the
+ * strips of row i0; the group's loop fences (c_close_rows). */
 static void c_open_strips(Emitter *e, const Value *v)
 {
-    const char *n = cx_dims(e, v->shape.d, v->shape.ndim);
+    const char *ct = dtype_ctype(v->dtype);
     if (e->in_rows) {
-        const char *len = cx_dim(e, v->shape.d[1]);
         emit_block(e);
-        emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip of row i0 at a time */", dtype_ctype(v->dtype), v->cname);
-        emit_open(e, "for (int64_t j0 = 0; j0 < %s; j0 += NPX_STRIP)", len);
-        emit_line(e, "const int64_t j1 = %s - j0 < NPX_STRIP ? %s : j0 + NPX_STRIP;", len, len);
-        emit_line(e, "for (int64_t i1 = j0; i1 < j1; i1++)");
-        e->indent++;
+        emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip of row i0 at a time */", ct, v->cname);
+        open_strip_loop(e, cx_dim(e, v->shape.d[1]), "j0", "j1", "i1");
         return;
     }
     emit_line(e, "NPX_PARALLEL");
     emit_block(e);
-    emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip at a time */", dtype_ctype(v->dtype), v->cname);
+    emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip at a time */", ct, v->cname);
     emit_line(e, "NPX_FOR_NOWAIT");
-    emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0 += NPX_STRIP)", n);
-    emit_line(e, "const int64_t i1 = %s - i0 < NPX_STRIP ? %s : i0 + NPX_STRIP;", n, n);
-    emit_line(e, "for (int64_t i = i0; i < i1; i++)");
-    e->indent++;
+    open_strip_loop(e, cx_dims(e, v->shape.d, v->shape.ndim), "i0", "i1", "i");
 }
 
 static void c_close_strips(Emitter *e, const Value *v)
 {
-    const char *ct = dtype_ctype(v->dtype), *n = cx_dims(e, v->shape.d, v->shape.ndim);
-    e->indent--;
-    if (e->in_rows) {            /* the group's loop fences (c_close_rows) */
-        emit_line(e, "npx_store(%s + i0 * %s + j0, strip, sizeof(%s) * (j1 - j0), sizeof(%s) * %s);", v->cname,
-                  cx_dim(e, v->shape.d[1]), ct, ct, n);
-        emit_close(e, NULL);
+    if (e->in_rows) {
+        const char *row = arena_printf(e->p->arena, "%s + i0 * %s + j0", v->cname, cx_dim(e, v->shape.d[1]));
+        close_strip_loop(e, v, row, "j0", "j1");
         emit_close(e, NULL);
         return;
     }
-    emit_line(e, "npx_store(%s + i0, strip, sizeof(%s) * (i1 - i0), sizeof(%s) * %s);", v->cname, ct, ct, n);
-    emit_close(e, NULL);
+    close_strip_loop(e, v, arena_printf(e->p->arena, "%s + i0", v->cname), "i0", "i1");
     emit_line(e, "npx_store_fence();");
     emit_close(e, NULL);
 }
