@@ -239,8 +239,10 @@ Ref lower_own_value(Lower *L, Span span, Ref r, Ref first_val)
     Program *p = L->p;
     /* Values are never aliased: a statement that only names an existing value
      * (y = x) gets its own copy. So does a Python number in a loop, where
-     * it may be carried to the next iteration in a variable of its own. */
-    if (r && r < first_val && (!V(p, r)->weak || L->loops > 0)) {
+     * it may be carried to the next iteration in a variable of its own. A
+     * name bound only inside a loop that ended is read as the value carried
+     * out of it, which the statement makes but the loop's end computes. */
+    if (r && (r < first_val || V(p, r)->late) && (!V(p, r)->weak || L->loops > 0)) {
         bool weak = V(p, r)->weak;
         r = build_cast(p, span, r, V(p, r)->dtype);
         V(p, r)->weak = weak;
