@@ -59,6 +59,9 @@ typedef struct ReducePlan {
 } ReducePlan;
 
 void reduce_plan(Emitter *e, Ref r, ReducePlan *rp);
+/* argmax, argmin (C): a run of elements shorter than this goes one by one,
+ * a longer one in vectorized chunks (emit_loops.c) */
+#define NPX_ARG_SHORT 16
 /* argmax, argmin: whether elem should replace (acc, best), NumPy's rules
  * (the first of equal values; the first NaN wins). elem_at: elem's index
  * when elem may come before best (combining partial results), else NULL. */

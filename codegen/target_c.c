@@ -54,6 +54,8 @@ static void c_prologue(Emitter *e)
     emit_blank(e);
     emit_line(e, "/* OpenMP: outer loops shared by the threads, sums and products vectorized */");
     emit_line(e, "#define NPX_PRIVATE_BINS 65536 /* bincount: one histogram per thread up to this many bins */");
+    emit_line(e, "#define NPX_ARG_SHORT %d /* argmax, argmin: shorter runs go one by one */", NPX_ARG_SHORT);
+    emit_line(e, "#define NPX_ARG_CHUNK 256 /* argmax, argmin: elements searched only when their largest (smallest) wins */");
     emit_line(e, "#ifdef _OPENMP");
     emit_line(e, "#include <omp.h>");
     emit_line(e, "#define NPX_MAX_THREADS omp_get_max_threads()");
@@ -67,6 +69,11 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_SIMD_PRODUCT _Pragma(\"omp simd reduction(* : acc)\")");
     emit_line(e, "#define NPX_SIMD_MAX _Pragma(\"omp simd reduction(max : acc) reduction(| : nan_seen)\")");
     emit_line(e, "#define NPX_SIMD_MIN _Pragma(\"omp simd reduction(min : acc) reduction(| : nan_seen)\")");
+    emit_line(e, "#define NPX_SIMD_CHUNK_MAX _Pragma(\"omp simd reduction(max : chunk_best) reduction(| : nan_seen)\")");
+    emit_line(e, "#define NPX_SIMD_CHUNK_MIN _Pragma(\"omp simd reduction(min : chunk_best) reduction(| : nan_seen)\")");
+    emit_line(e, "#define NPX_SIMD_CHUNK_MAX_INT _Pragma(\"omp simd reduction(max : chunk_best)\")");
+    emit_line(e, "#define NPX_SIMD_CHUNK_MIN_INT _Pragma(\"omp simd reduction(min : chunk_best)\")");
+    emit_line(e, "#define NPX_SIMD_FIRST _Pragma(\"omp simd reduction(min : at)\")");
     emit_line(e, "#define NPX_SIMD_ANY _Pragma(\"omp simd reduction(| : acc)\")");
     emit_line(e, "#define NPX_SIMD_ALL _Pragma(\"omp simd reduction(& : acc)\")");
     emit_line(e, "#define NPX_PARALLEL_SUM _Pragma(\"omp parallel for reduction(+ : acc)\")");
@@ -85,6 +92,11 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_SIMD_PRODUCT");
     emit_line(e, "#define NPX_SIMD_MAX");
     emit_line(e, "#define NPX_SIMD_MIN");
+    emit_line(e, "#define NPX_SIMD_CHUNK_MAX");
+    emit_line(e, "#define NPX_SIMD_CHUNK_MIN");
+    emit_line(e, "#define NPX_SIMD_CHUNK_MAX_INT");
+    emit_line(e, "#define NPX_SIMD_CHUNK_MIN_INT");
+    emit_line(e, "#define NPX_SIMD_FIRST");
     emit_line(e, "#define NPX_SIMD_ANY");
     emit_line(e, "#define NPX_SIMD_ALL");
     emit_line(e, "#define NPX_PARALLEL_SUM");

@@ -326,6 +326,10 @@ PY
     check_program "$BATS_TEST_DIRNAME/programs/arg_ties.npx"
 }
 
+@test "argmax and argmin in vectorized chunks: ties, NaNs, rising runs, bools, views and row groups as NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/arg_chunks.npx"
+}
+
 @test "results of 4 MiB and more, stored a strip at a time with streaming stores, match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/streamed_stores.npx"
 }
