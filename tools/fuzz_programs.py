@@ -452,10 +452,20 @@ def binop(op, a, b, how="exact", exact=None):
     return Node(text, PREC.get(op, 1), [a, b], BINOPS[op], how, exact=exact)
 
 
-def int_power(a, b):
+def refuse_negative_int_power(a, b):
     if kind(a) in "bi" and kind(b) in "bi" and np.any(np.asarray(b) < 0):
         raise Reject("integer to a negative power")
+
+
+def int_power(a, b):
+    refuse_negative_int_power(a, b)
     return a ** b
+
+
+def np_power(a, b):
+    """np.power: of two Python ints an int64, not a Python int as a ** b."""
+    refuse_negative_int_power(a, b)
+    return np.power(a, b)
 
 
 def to_int_checked(dt):
@@ -731,7 +741,7 @@ class Gen:
         how = BIN_FN[name]
         a = self.operand(d, exact=how == "step")
         b = self.operand(d, exact=how == "step", lit=not getattr(a, "is_lit", False))
-        fn = int_power if name == "power" else getattr(np, name)
+        fn = np_power if name == "power" else getattr(np, name)
         return self.fcall(name, [a.text, b.text], [a, b], fn, "exact" if how == "step" else how)
 
     def where(self, d):
