@@ -148,8 +148,10 @@ def numexpr_runner(ne, lines, prog, inputs):
 
 def time_it(run, target_s, repeat):
     """Warm-up, then `repeat` groups of about target_s seconds each: the median
-    of the groups' median run times, the fastest run, and the number of runs."""
-    outputs = run()
+    of the groups' median run times, the fastest run, and the number of runs.
+    The outputs are the warm-up's, copied: a program that assigns into an
+    input (x[i] = v) changes it again in every later run."""
+    outputs = {name: np.array(value, copy=True) for name, value in run().items()}
     medians, fastest, total = [], float("inf"), 0
     gc.disable()
     try:
