@@ -11,6 +11,12 @@
  *   c = alpha * op(a) op(b), row-major; op(a) is a (m x k, ta false) or the
  *   transpose of a stored k x m (ta true); likewise op(b), k x n.
  *
+ * A matrix times its own transpose (x.T @ x, np.cov) is symmetric: only the
+ * tiles that reach the diagonal or above it are computed, the rest copied
+ * from them, bit for bit the same sums (each is the same products in the
+ * same order). A's blocks go to the threads in turn, so that the long
+ * blocks of the upper rows are shared.
+ *
  * Other compilers (and -DNPX_PLAIN_GEMM) get plain loops. Also npx_blas_ld,
  * for BLAS calls.
  */
@@ -24,7 +30,7 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
 #include <omp.h>
 #define NPX_GEMM_THREADS omp_get_max_threads()
 #define NPX_GEMM_PARALLEL _Pragma("omp parallel")
-#define NPX_GEMM_FOR _Pragma("omp for")
+#define NPX_GEMM_FOR _Pragma("omp for schedule(static, 1)")
 #else
 #define NPX_GEMM_THREADS 1
 #define NPX_GEMM_PARALLEL
@@ -127,6 +133,8 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
                     c[i * ldc + j] = 0;                                                                        \
             return;                                                                                            \
         }                                                                                                      \
+        /* op(a) op(a)^T: only the tiles on and above the diagonal */                                          \
+        bool sym = a == b && ta != tb && lda == ldb && m == n;                                                 \
         /* A's blocks: a multiple of the threads in number, of whole tiles */                                 \
         int64_t threads = NPX_GEMM_THREADS, blocks = (m + NPX_GEMM_MC - 1) / NPX_GEMM_MC;                      \
         blocks = (blocks + threads - 1) / threads * threads;                                                   \
@@ -150,14 +158,24 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
                         int64_t mc = m - ic < mcb ? m - ic : mcb;                                             \
                         npx_gemm_pack_##s(ap, a, lda, ta, ic, mc, pc, kc, NPX_GEMM_MR);                        \
                         for (int64_t jp = 0; jp < nc; jp += nr)                                               \
-                            for (int64_t ip = 0; ip < mc; ip += NPX_GEMM_MR)                                  \
-                                npx_gemm_tile_##s(kc, ap + ip * kc, bp + jp * kc, c + (ic + ip) * ldc + jc + jp, \
-                                                  ldc, mc - ip < NPX_GEMM_MR ? (int)(mc - ip) : NPX_GEMM_MR,   \
-                                                  nc - jp < nr ? (int)(nc - jp) : nr, alpha, pc == 0);         \
+                            for (int64_t ip = 0; ip < mc; ip += NPX_GEMM_MR) {                                 \
+                                int64_t row = ic + ip, col = jc + jp;                                          \
+                                int rows = mc - ip < NPX_GEMM_MR ? (int)(mc - ip) : NPX_GEMM_MR;               \
+                                int cols = nc - jp < nr ? (int)(nc - jp) : nr;                                 \
+                                if (!sym || col + nr > row) /* (else wholly below the diagonal) */             \
+                                    npx_gemm_tile_##s(kc, ap + ip * kc, bp + jp * kc, c + row * ldc + col,     \
+                                                      ldc, rows, cols, alpha, pc == 0);                        \
+                            }                                                                                  \
                     }                                                                                          \
                 }                                                                                              \
             }                                                                                                  \
             npx_free(ap);                                                                                      \
+            if (sym) {                                                                                         \
+                NPX_GEMM_FOR                                                                                   \
+                for (int64_t i = 1; i < m; i++)                                                               \
+                    for (int64_t j = 0; j < i; j++)                                                           \
+                        c[i * ldc + j] = c[j * ldc + i];                                                       \
+            }                                                                                                  \
         }                                                                                                      \
         npx_free(bp);                                                                                          \
     }
