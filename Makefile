@@ -17,7 +17,7 @@ NPXC_OBJS = $(NPXC_SRCS:%.c=$(B)/%.o) $(B)/lexer/lexer.o $(B)/parser/parser.o $(
             $(B)/cuda_embed.o $(B)/device_embed.o
 RT_OBJS   = $(RT_SRCS:%.c=$(B)/%.o)
 
-.PHONY: all check check-fast check-san check-gpu bench bench-gpu fuzz demo deps clean
+.PHONY: all check check-fast check-san check-gpu bench bench-gpu survey fuzz demo deps clean
 all: $(B)/npxc $(B)/npxcmp
 
 $(B)/npxc: $(NPXC_OBJS)
@@ -86,6 +86,11 @@ check-gpu: all
 
 bench: all
 	python3 bench/run.py --build $(B)/bench --npxc $(B)/npxc --npxcmp $(B)/npxcmp $(BENCH_ARGS)
+
+# Every test program at about a million elements beside NumPy, slowest first:
+# where npxc is slow that the benchmarks do not show.
+survey: all
+	python3 bench/survey.py --build $(B)/survey --npxc $(B)/npxc --npxcmp $(B)/npxcmp $(SURVEY_ARGS)
 
 # A differential fuzzer: random valid programs, each compiled (C, -O0, every
 # 4th one CUDA emulated) and run beside NumPy; it prints a line per failure.
