@@ -15,6 +15,8 @@ typedef struct {
     void *target_state;          /* the target's own bookkeeping (CUDA: its kernels) */
     int nest_depth;              /* scopes the open loop nest must close */
     bool in_rows;                /* inside a row group's loop over i0 (ir.h: RowGroup) */
+    uint32_t parallel_wraps;     /* a bit per open parallel construct (C), the innermost lowest:
+                                    set when it is inside NPX_IF_LARGE( ... ), which its close ends */
     bool on_host;                /* code the host runs (a loop's range): scalars computed again from
                                     numbers, sizes and the host's copies of 0-d inputs, also where
                                     the computation stores them in device buffers (CUDA) */

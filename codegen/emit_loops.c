@@ -17,24 +17,62 @@ const char **emit_index_vars(Emitter *e, int n)
     return iv;
 }
 
+void emit_parallel_open(Emitter *e, const char *pragma, const char *small, const Dim *dims, int n,
+                        const Shape *inner)
+{
+    Dim all[2 * NPX_MAX_RANK];
+    int m = 0;
+    double known = 1;            /* the number of elements, or -1: symbolic */
+    for (int k = 0; k < n + (inner ? inner->ndim : 0); k++) {
+        all[m] = k < n ? dims[k] : inner->d[k - n];
+        known = DIM_IS_SYM(all[m]) || known < 0 ? -1 : known * (double)all[m];
+        m++;
+    }
+    bool wrap = pragma && known < 0;
+    if (wrap && small)
+        emit_line(e, "NPX_IF_LARGE_ELSE(%s, %s, %s,", cx_dims(e, all, m), pragma, small);
+    else if (wrap)
+        emit_line(e, "NPX_IF_LARGE(%s, %s,", cx_dims(e, all, m), pragma);
+    else if (pragma && known >= NPX_PARALLEL_MIN)
+        emit_line(e, "%s", pragma);
+    else if (small)
+        emit_line(e, "%s", small);
+    e->parallel_wraps = e->parallel_wraps << 1 | wrap;
+}
+
+void emit_parallel_close(Emitter *e)
+{
+    bool wrap = e->parallel_wraps & 1;
+    e->parallel_wraps >>= 1;
+    e->indent--;
+    emit_line(e, "%s", wrap ? "})" : "}");
+}
+
 /* plain loops inside a parallel nest; simd, when given, is the pragma
  * (a macro of the prologue) that lets the innermost one be vectorized, and
- * par the one that shares the outermost among the threads */
+ * par the one that shares the outermost among the threads (when there are
+ * elements enough: emit_parallel_open) */
 static void open_loops(Emitter *e, const Dim *dims, const char *const *iv, int n, const char *simd, const char *par)
 {
     for (int k = 0; k < n; k++) {
+        const char *inner_simd = simd && k == n - 1 ? simd : NULL;
         if (par && k == 0)
-            emit_line(e, "%s%s", par, simd && n == 1 ? "_SIMD" : "");
-        else if (simd && k == n - 1)
+            emit_parallel_open(e, inner_simd ? arena_printf(A(e), "%s_SIMD", par) : par, inner_simd, dims, n, NULL);
+        else if (inner_simd)
             emit_line(e, "%s", simd);
         emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[k], iv[k], cx_dim(e, dims[k]), iv[k]);
     }
 }
 
-static void close_loops(Emitter *e, int n)
+/* (par: as given to open_loops) */
+static void close_loops(Emitter *e, int n, const char *par)
 {
-    for (int k = 0; k < n; k++)
-        emit_close(e, NULL);
+    for (int k = n - 1; k >= 0; k--) {
+        if (par && k == 0)
+            emit_parallel_close(e);
+        else
+            emit_close(e, NULL);
+    }
 }
 
 /* A value's loop nest over dims[0..n): the target's parallel nest, except
@@ -42,10 +80,11 @@ static void close_loops(Emitter *e, int n)
  * loops over the rest of the row, in a scope of their own; where a block
  * shares the row (CUDA, whose groups hold matrices and vectors), its threads
  * take every blockDim.x-th element, and thread 0 a vector's one. */
-static void open_value_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
+static void open_value_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n,
+                            const Shape *inner)
 {
     if (!e->in_rows) {
-        e->t->open_nest(e, what, dims, iv, n);
+        e->t->open_nest(e, what, dims, iv, n, inner);
         return;
     }
     e->nest_depth = n == 1 ? 1 : n - 1;
@@ -63,7 +102,7 @@ static void open_value_nest(Emitter *e, const char *what, const Dim *dims, const
 static void close_value_nest(Emitter *e)
 {
     if (e->in_rows)
-        close_loops(e, e->nest_depth);
+        close_loops(e, e->nest_depth, NULL);
     else
         e->t->close_nest(e);
 }
@@ -121,7 +160,7 @@ static void emit_elementwise(Emitter *e, Ref r)
         return;
     }
     const char **iv = emit_index_vars(e, v->shape.ndim);
-    open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim);
+    open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim, NULL);
     emit_line(e, "%s = %s;", cx_element(e, r, &v->shape, iv), cx_define(e, r, iv));
     close_value_nest(e);
 }
@@ -272,7 +311,7 @@ static bool emit_arg_reduce(Emitter *e, Ref r, const ReducePlan *rp)
         return false;
     const char *i = flat ? "i" : rp->red_iv[outer], *len = flat ? rp->count : cx_dim(e, last);
     const char *elem = cx_value(e, v->args[0], flat ? NULL : rp->iv, t);
-    open_value_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
+    open_value_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim, &rp->reduced);
     emit_line(e, "%s acc = %s;", dtype_ctype(t), rp->code.init);
     emit_line(e, "int64_t best = -1, k = 0;");
     open_loops(e, rp->reduced.d, rp->red_iv, outer, NULL, NULL);
@@ -289,7 +328,7 @@ static bool emit_arg_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     emit_arg_chunks(e, v->red == RED_argmax, t, i, len, elem);
     if (known < 0)
         emit_close(e, NULL);
-    close_loops(e, outer);
+    close_loops(e, outer, NULL);
     emit_line(e, "%s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
     close_value_nest(e);
     return true;
@@ -330,7 +369,7 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
         step = any ? "acc |= elem;" : "acc &= elem;";
         simd = any ? "NPX_SIMD_ANY" : "NPX_SIMD_ALL";
     }
-    open_value_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim);
+    open_value_nest(e, v->cname, rp->kept.d, rp->kept_iv, rp->kept.ndim, &rp->reduced);
     emit_line(e, "%s acc = %s;", acc_t, !bool_flag ? rp->code.init : any ? "0" : "1");
     if (rp->arg)
         emit_line(e, "int64_t best = -1, k = 0;");
@@ -341,7 +380,7 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
     emit_line(e, "%s", step);
     if (nan_flag)
         emit_line(e, "nan_seen |= elem != elem;");
-    close_loops(e, rp->reduced.ndim);
+    close_loops(e, rp->reduced.ndim, par);
     emit_line(e, "%s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), result);
     close_value_nest(e);
 }
@@ -430,7 +469,8 @@ void emit_matmul_loops(Emitter *e, Ref r)
     for (int k = 0; k < v->shape.ndim; k++)
         oi[k] = arena_printf(A(e), "i%d", k);
     e->t->declare(e, v, false);
-    e->t->open_nest(e, v->cname, v->shape.d, oi, v->shape.ndim);
+    const Shape summed = { 1, { a->shape.d[a->shape.ndim - 1] } };
+    e->t->open_nest(e, v->cname, v->shape.d, oi, v->shape.ndim, &summed);
     const char *x = cx_value(e, v->args[0], matmul_operand_idx(e, r, 0, oi), acc);
     const char *y = cx_value(e, v->args[1], matmul_operand_idx(e, r, 1, oi), acc);
     emit_line(e, "%s acc = %s;", dtype_ctype(acc), acc == NPX_BOOL ? "false" : "0");
@@ -468,7 +508,8 @@ static void emit_cumsum(Emitter *e, Ref r)
         no++;
     }
     e->t->declare(e, v, false);
-    e->t->open_nest(e, v->cname, od, oi, no);
+    const Shape along = { 1, { v->shape.d[k] } };
+    e->t->open_nest(e, v->cname, od, oi, no, &along);
     bool prod = v->red == RED_prod;
     emit_line(e, "%s acc = %d;", dtype_ctype(t), prod);
     emit_open(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, v->shape.d[k]));
@@ -547,13 +588,15 @@ static void emit_update(Emitter *e, Ref r)
         return;
     const char **iv = emit_index_vars(e, v->shape.ndim), *nest_iv[NPX_MAX_RANK];
     Dim nest[NPX_MAX_RANK];
+    Shape in_order = { 0, { 0 } };
     int n = 0;
     for (int j = 0; j < v->shape.ndim; j++)
         if (!(ordered >> j & 1)) {
             nest[n] = v->shape.d[j];
             nest_iv[n++] = iv[j];
-        }
-    e->t->open_nest(e, u->cname, nest, nest_iv, n);
+        } else
+            in_order.d[in_order.ndim++] = v->shape.d[j];
+    e->t->open_nest(e, u->cname, nest, nest_iv, n, &in_order);
     if (ordered)
         emit_line(e, "/* in order: where a position repeats, %s */",
                   u->ufunc_at ? "it combines again" : "its last value stays");

@@ -17,8 +17,11 @@ struct Target {
     void (*input)(Emitter *e, const Value *v); /* make input v readable by the computation */
     void (*declare)(Emitter *e, const Value *v, bool zeroed);
     /* A parallel loop nest over dims[0..n) with index names iv (n may be 0: one
-     * iteration); what is emitted between open and close is its body. */
-    void (*open_nest)(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n);
+     * iteration); what is emitted between open and close is its body, and
+     * inner (NULL: none) the sizes of the loops that body runs inside it (a
+     * reduction's reduced axes), which the C target counts in the nest's work. */
+    void (*open_nest)(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n,
+                      const Shape *inner);
     /* The same over all elements of dims[0..n), with one flat index, i. */
     void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
     void (*close_nest)(Emitter *e);

@@ -56,14 +56,24 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_PRIVATE_BINS 65536 /* bincount: one histogram per thread up to this many bins */");
     emit_line(e, "#define NPX_ARG_SHORT %d /* argmax, argmin: shorter runs go one by one */", NPX_ARG_SHORT);
     emit_line(e, "#define NPX_ARG_CHUNK 256 /* argmax, argmin: elements searched only when their largest (smallest) wins */");
+    emit_line(e, "/* a loop of fewer elements runs on this thread: a parallel region costs microseconds");
+    emit_line(e, " * (-DNPX_PARALLEL_MIN=0: every loop of a symbolic size in parallel) */");
+    emit_line(e, "#ifndef NPX_PARALLEL_MIN");
+    emit_line(e, "#define NPX_PARALLEL_MIN %d", NPX_PARALLEL_MIN);
+    emit_line(e, "#endif");
     emit_line(e, "#ifdef _OPENMP");
     emit_line(e, "#include <omp.h>");
+    emit_line(e, "#define NPX_IF_LARGE(elements, pragma, ...) \\");
+    emit_line(e, "    if ((elements) >= NPX_PARALLEL_MIN) { pragma __VA_ARGS__ } else { __VA_ARGS__ }");
+    emit_line(e, "#define NPX_IF_LARGE_ELSE(elements, pragma, small, ...) \\");
+    emit_line(e, "    if ((elements) >= NPX_PARALLEL_MIN) { pragma __VA_ARGS__ } else { small __VA_ARGS__ }");
     emit_line(e, "#define NPX_MAX_THREADS omp_get_max_threads()");
     emit_line(e, "#define NPX_THREAD_NUM omp_get_thread_num()");
     emit_line(e, "#define NPX_PARALLEL _Pragma(\"omp parallel\")");
     emit_line(e, "#define NPX_FOR_NOWAIT _Pragma(\"omp for nowait\")");
     emit_line(e, "#define NPX_NUM_THREADS omp_get_num_threads()");
     emit_line(e, "#define NPX_PARALLEL_MINMAX _Pragma(\"omp parallel for simd reduction(min : lo) reduction(max : hi)\")");
+    emit_line(e, "#define NPX_SIMD_MINMAX _Pragma(\"omp simd reduction(min : lo) reduction(max : hi)\")");
     emit_line(e, "#define NPX_PARALLEL_FOR _Pragma(\"omp parallel for\")");
     emit_line(e, "#define NPX_SIMD_SUM _Pragma(\"omp simd reduction(+ : acc)\")");
     emit_line(e, "#define NPX_SIMD_PRODUCT _Pragma(\"omp simd reduction(* : acc)\")");
@@ -81,12 +91,15 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_PARALLEL_PRODUCT _Pragma(\"omp parallel for reduction(* : acc)\")");
     emit_line(e, "#define NPX_PARALLEL_PRODUCT_SIMD _Pragma(\"omp parallel for simd reduction(* : acc)\")");
     emit_line(e, "#else");
+    emit_line(e, "#define NPX_IF_LARGE(elements, pragma, ...) { __VA_ARGS__ }");
+    emit_line(e, "#define NPX_IF_LARGE_ELSE(elements, pragma, small, ...) { small __VA_ARGS__ }");
     emit_line(e, "#define NPX_MAX_THREADS 1");
     emit_line(e, "#define NPX_THREAD_NUM 0");
     emit_line(e, "#define NPX_PARALLEL");
     emit_line(e, "#define NPX_FOR_NOWAIT");
     emit_line(e, "#define NPX_NUM_THREADS 1");
     emit_line(e, "#define NPX_PARALLEL_MINMAX");
+    emit_line(e, "#define NPX_SIMD_MINMAX");
     emit_line(e, "#define NPX_PARALLEL_FOR");
     emit_line(e, "#define NPX_SIMD_SUM");
     emit_line(e, "#define NPX_SIMD_PRODUCT");
@@ -154,22 +167,21 @@ static void c_declare(Emitter *e, const Value *v, bool zeroed)
 }
 
 /* Loops a C compiler vectorizes and OpenMP shares out: nested for loops, the
- * outermost parallel. */
-static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
+ * outermost parallel when the nest is large enough (emit_parallel_open). */
+static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n,
+                        const Shape *inner)
 {
+    emit_parallel_open(e, n ? "NPX_PARALLEL_FOR" : NULL, NULL, dims, n, inner);
     if (n == 0)
         emit_block(e);
-    for (int k = 0; k < n; k++) {
-        if (k == 0)
-            emit_line(e, "NPX_PARALLEL_FOR");
+    for (int k = 0; k < n; k++)
         emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[k], iv[k], cx_dim(e, dims[k]), iv[k]);
-    }
     e->nest_depth = n ? n : 1;
 }
 
 static void c_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
 {
-    emit_line(e, "NPX_PARALLEL_FOR");
+    emit_parallel_open(e, "NPX_PARALLEL_FOR", NULL, dims, n, NULL);
     emit_open(e, "for (int64_t i = 0; i < %s; i++)", cx_dims(e, dims, n));
     e->nest_depth = 1;
 }
@@ -206,7 +218,7 @@ static void c_open_strips(Emitter *e, const Value *v)
         open_strip_loop(e, cx_dim(e, v->shape.d[1]), "j0", "j1", "i1");
         return;
     }
-    emit_line(e, "NPX_PARALLEL");
+    emit_parallel_open(e, "NPX_PARALLEL", NULL, v->shape.d, v->shape.ndim, NULL);
     emit_block(e);
     emit_line(e, "%s strip[NPX_STRIP]; /* %s, a strip at a time */", ct, v->cname);
     emit_line(e, "NPX_FOR_NOWAIT");
@@ -223,13 +235,14 @@ static void c_close_strips(Emitter *e, const Value *v)
     }
     close_strip_loop(e, v, arena_printf(e->p->arena, "%s + i0", v->cname), "i0", "i1");
     emit_line(e, "npx_store_fence();");
-    emit_close(e, NULL);
+    emit_parallel_close(e);
 }
 
 static void c_close_nest(Emitter *e)
 {
-    for (int k = 0; k < e->nest_depth; k++)
+    for (int k = 1; k < e->nest_depth; k++)
         emit_close(e, NULL);
+    emit_parallel_close(e);
 }
 
 /* x[p] = v and np.add.at where the positions' axes come first in the
@@ -247,7 +260,7 @@ static bool c_scatter(Emitter *e, Ref r)
     if (!(ordered & 1))
         return false;
     const char **iv = emit_index_vars(e, n), *len = cx_dim(e, x->shape.d[k]);
-    emit_line(e, "NPX_PARALLEL");
+    emit_parallel_open(e, "NPX_PARALLEL", NULL, v->shape.d, n, NULL);
     emit_block(e);
     emit_line(e, "/* each thread writes the positions in its block, in order: where one repeats, %s */",
               u->ufunc_at ? "it combines again" : "its last value stays");
@@ -262,8 +275,9 @@ static bool c_scatter(Emitter *e, Ref r)
     for (; j < n; j++)
         emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[j], iv[j], cx_dim(e, v->shape.d[j]), iv[j]);
     emit_update_element(e, r, iv, "at");
-    for (j = 0; j <= n; j++)
+    for (j = 0; j < n; j++)
         emit_close(e, NULL);
+    emit_parallel_close(e);
     return true;
 }
 
@@ -280,16 +294,55 @@ static bool rows_region(Emitter *e, const RowGroup *g, bool *streams)
     return buffers || *streams;
 }
 
+/* If a row of s (its axes after the first) is longer than *best, the
+ * longest so far (a symbolic size counts as longer than a number), it
+ * becomes *best. */
+static void keep_longer_row(const Shape *s, Shape *best)
+{
+    int syms = 0, best_syms = 0;
+    double known = 1, best_known = 1;
+    for (int k = 1; k < s->ndim; k++) {
+        syms += DIM_IS_SYM(s->d[k]);
+        known *= DIM_IS_SYM(s->d[k]) ? 1 : (double)s->d[k];
+    }
+    for (int k = 0; k < best->ndim; k++) {
+        best_syms += DIM_IS_SYM(best->d[k]);
+        best_known *= DIM_IS_SYM(best->d[k]) ? 1 : (double)best->d[k];
+    }
+    if (syms > best_syms || (syms == best_syms && known > best_known)) {
+        best->ndim = s->ndim - 1;
+        memcpy(best->d, s->d + 1, sizeof(Dim) * best->ndim);
+    }
+}
+
+/* The longest row among row group g's values and what they read (a row
+ * reduced to one element reads a whole row): times the rows, the group's
+ * work. */
+static Shape longest_row(Emitter *e, const RowGroup *g)
+{
+    Shape best = { 0, { 0 } };
+    for (Ref r = 1; r < e->p->nvals; r++) {
+        const Value *v = V(e->p, r);
+        if (!group_holds(g, v))
+            continue;
+        keep_longer_row(&v->shape, &best);
+        for (int a = 0; a < v->nargs; a++)
+            if (V(e->p, v->args[a])->shape.ndim >= 1 && V(e->p, v->args[a])->shape.d[0] == g->rows)
+                keep_longer_row(&V(e->p, v->args[a])->shape, &best);
+    }
+    return best;
+}
+
 /* A row group: the rows shared among the threads, each thread with its own
  * buffer for the row of each row-local value. */
 static void c_open_rows(Emitter *e, const RowGroup *g)
 {
     Program *p = e->p;
     bool streams, region = rows_region(e, g, &streams);
-    if (region) {
-        emit_line(e, "NPX_PARALLEL");
+    Shape row = longest_row(e, g);
+    emit_parallel_open(e, region ? "NPX_PARALLEL" : "NPX_PARALLEL_FOR", NULL, &g->rows, 1, &row);
+    if (region)
         emit_block(e);
-    }
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = V(p, r);
         if (!v->row_local || !group_holds(g, v))
@@ -298,7 +351,8 @@ static void c_open_rows(Emitter *e, const RowGroup *g)
         emit_line(e, "%s *%s = (%s *)npx_alloc(npx_bytes(%s, sizeof(%s), \"%s\"));", ct, v->row_cname, ct,
                   row_length(e, v), ct, v->row_cname);
     }
-    emit_line(e, region ? "NPX_FOR_NOWAIT" : "NPX_PARALLEL_FOR");
+    if (region)
+        emit_line(e, "NPX_FOR_NOWAIT");
     emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0++)", cx_dim(e, g->rows));
 }
 
@@ -316,8 +370,9 @@ static void c_row_value_done(Emitter *e, const Value *v)
 static void c_close_rows(Emitter *e, const RowGroup *g)
 {
     Program *p = e->p;
-    emit_close(e, NULL);
     bool streams, region = rows_region(e, g, &streams);
+    if (region)
+        emit_close(e, NULL);
     if (streams)
         emit_line(e, "npx_store_fence();");
     for (Ref r = 1; r < p->nvals; r++) {
@@ -325,8 +380,7 @@ static void c_close_rows(Emitter *e, const RowGroup *g)
         if (v->row_local && group_holds(g, v))
             emit_line(e, "npx_free(%s);", v->row_cname);
     }
-    if (region)
-        emit_close(e, NULL);
+    emit_parallel_close(e);   /* the region, or else the loop */
 }
 
 /* where a value's data is: 0-d values are locals */
@@ -399,8 +453,9 @@ static void c_matmul(Emitter *e, Ref r)
     bool rows = a->shape.ndim == 2;
     const char *ai[2] = { rows ? "i0" : "p", "p" }, *bi[2] = { "p", "j" }, *oi[2] = { rows ? "i0" : "j", "j" };
     const char *const iv[1] = { "i0" };
+    const Shape inner = { 2, { a->shape.d[a->shape.ndim - 1], b->shape.d[1] } };
     c_declare(e, v, true);
-    c_open_nest(e, v->cname, a->shape.d, iv, rows ? 1 : 0);
+    c_open_nest(e, v->cname, a->shape.d, iv, rows ? 1 : 0, &inner);
     emit_open(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, a->shape.d[a->shape.ndim - 1]));
     const char *a_ip = cx_value(e, v->args[0], ai, t);
     if (v->scale != 1)
@@ -472,7 +527,7 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
               v->cname);
     emit_line(e, "for (int64_t j = 0; j < parts * %s; j++)", cols);
     emit_line(e, "    accs[j] = %s;", rp->code.init);
-    emit_line(e, "NPX_PARALLEL");
+    emit_parallel_open(e, "NPX_PARALLEL", NULL, a->shape.d, 2, NULL);
     emit_block(e);
     emit_line(e, "%s *mine = accs + NPX_THREAD_NUM * %s;", acc_t, cols);
     emit_line(e, "NPX_FOR_NOWAIT");
@@ -482,7 +537,7 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     else
         fold_rows(e, rp, elem, cols, "ib", "ib + 8", "mine");
     emit_close(e, NULL);
-    emit_close(e, NULL);
+    emit_parallel_close(e);
     fold_rows(e, rp, elem, cols, whole, rows, "accs");
     emit_open(e, "for (int64_t j = 0; j < %s; j++)", cols);
     emit_line(e, "%s acc = accs[j];", acc_t);
@@ -507,12 +562,12 @@ static void bincount_length(Emitter *e, const Value *v, const Value *x, const Ir
     emit_line(e, "int64_t %s;", len);
     emit_block(e);
     emit_line(e, "int64_t lo = INT64_MAX, hi = -1;");
-    emit_line(e, "NPX_PARALLEL_MINMAX");
+    emit_parallel_open(e, "NPX_PARALLEL_MINMAX", "NPX_SIMD_MINMAX", x->shape.d, 1, NULL);
     emit_open(e, "for (int64_t i = 0; i < %s; i++)", n);
     emit_line(e, "const int64_t elem = %s;", xi);
     emit_line(e, "lo = elem < lo ? elem : lo;");
     emit_line(e, "hi = elem > hi ? elem : hi;");
-    emit_close(e, NULL);
+    emit_parallel_close(e);
     emit_line(e, "for (int64_t i = 0; lo < 0 && i < %s; i++)", n);
     emit_line(e, "    if (%s < 0)", xi);
     emit_line(e, "        npx_runtime_error(st, %d, \"bincount: element %%lld of the input is %%lld; bincount counts "
@@ -552,7 +607,7 @@ static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
     emit_open(e, "if (%s <= NPX_PRIVATE_BINS)", len);
     emit_line(e, "const int parts = NPX_MAX_THREADS;");
     emit_line(e, "%s **hists = (%s **)npx_alloc_zero(npx_bytes(parts, sizeof(%s *), \"%s\"));", ct, ct, ct, v->cname);
-    emit_line(e, "NPX_PARALLEL");
+    emit_parallel_open(e, "NPX_PARALLEL", NULL, x->shape.d, 1, NULL);
     emit_block(e);
     emit_line(e, "%s *mine = (%s *)npx_alloc_zero(npx_bytes(2 * %s, sizeof(%s), \"%s\"));", ct, ct, len, ct, v->cname);
     emit_line(e, "hists[NPX_THREAD_NUM] = mine;");
@@ -561,7 +616,7 @@ static void c_bincount(Emitter *e, Ref r, const IrStmt *st)
     emit_line(e, "mine[%s] += %s;", xi, add);
     emit_line(e, "mine[%s + (%s)] += %s;", len, x_next, add_next);
     emit_close(e, NULL);
-    emit_close(e, NULL);
+    emit_parallel_close(e);
     emit_open(e, "for (int part = 0; part < parts; part++)");
     emit_line(e, "for (int64_t bin = 0; hists[part] && bin < %s; bin++)", len);
     emit_line(e, "    %s[bin] += hists[part][bin] + hists[part][%s + bin];", v->cname, len);

@@ -134,7 +134,8 @@ static const char *index_divisor(Emitter *e, Dim d)
     return d == 0 ? "1" : cx_dim(e, d);
 }
 
-static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n)
+static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n,
+                           const Shape *inner)
 {
     begin_kernel(e, what, dims, n, false);
     if (n == 1)
@@ -568,7 +569,7 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     Dim xd[] = { x->shape.d[0] };
     if (!v->binned) {
         emit_line(e, "npx_dev_max_reset(dev_status);");
-        e->t->open_nest(e, arena_printf(p->arena, "%s_max", v->cname), xd, iv, 1);
+        e->t->open_nest(e, arena_printf(p->arena, "%s_max", v->cname), xd, iv, 1, NULL);
         emit_line(e, "const long long elem = (long long)%s;", cx_value(e, v->args[0], iv, NPX_I64));
         emit_line(e, "if (elem < 0)");
         emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem, 0);", st->line);
@@ -583,7 +584,7 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     e->indent--;
     emit_line(e, "else");
     e->indent++;
-    e->t->open_nest(e, v->cname, xd, iv, 1);
+    e->t->open_nest(e, v->cname, xd, iv, 1, NULL);
     const char *bin = cx_value(e, v->args[0], iv, NPX_I64);
     if (v->nargs == 2)
         emit_line(e, "atomicAdd(&%s[%s], %s);", v->cname, bin, cx_value(e, v->args[1], iv, NPX_F64));
@@ -609,7 +610,7 @@ static bool scatter_atomic(Emitter *e, Ref r)
         return false;
     const char *t = as[u->dtype];
     const char **iv = emit_index_vars(e, v->shape.ndim);
-    cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim);
+    cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim, NULL);
     const char *elem = cx_element(e, r, &u->shape, cx_selected(e, &x->shape, u->sel, iv));
     const char *value = cx_value(e, u->args[1], iv, u->dtype);
     bool f = dtype_is_float(u->dtype);
@@ -649,9 +650,9 @@ static bool cuda_scatter(Emitter *e, Ref r)
     const char *mark = arena_printf(p->arena, "(unsigned long long)(%s) + 1", cx_flat(e, ps, iv + j));
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 0)
-            cuda_open_nest(e, marks, ps->d, iv + j, ps->ndim);
+            cuda_open_nest(e, marks, ps->d, iv + j, ps->ndim, NULL);
         else
-            cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim);
+            cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim, NULL);
         S(e)->marks = marks;
         const char *at = cx_scatter_position(e, r, iv);
         if (pass == 0)

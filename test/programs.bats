@@ -330,6 +330,12 @@ PY
     check_program "$BATS_TEST_DIRNAME/programs/arg_chunks.npx"
 }
 
+@test "loops on both sides of the parallel threshold match NumPy, built as they are, all in parallel, and none" {
+    check_program "$BATS_TEST_DIRNAME/programs/parallel_threshold.npx"
+    CFLAGS="${CFLAGS:-} -DNPX_PARALLEL_MIN=0" check_program "$BATS_TEST_DIRNAME/programs/parallel_threshold.npx"
+    CFLAGS="${CFLAGS:-} -DNPX_PARALLEL_MIN=INT64_MAX" check_program "$BATS_TEST_DIRNAME/programs/parallel_threshold.npx"
+}
+
 @test "results of 4 MiB and more, stored a strip at a time with streaming stores, match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/streamed_stores.npx"
 }
