@@ -273,6 +273,17 @@ program() {
     done
 }
 
+@test "argmax looks for its winner where a stored array lies; a computed operand's chunk is kept aside" {
+    program $'input x: f32[B, C]\noutput p, q\np = x.argmax(axis=1)\nq = (x * 2.0).argmin(axis=1)'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    # x's rows are searched again in place: no buffer in p's statement
+    sed -n '/line 3: p = /,/line 4: q = /p' "$BATS_TEST_TMPDIR/p.c" >"$BATS_TEST_TMPDIR/p_stmt.c"
+    ! grep -q 'chunk_elem' "$BATS_TEST_TMPDIR/p_stmt.c"
+    [ "$(grep -c 'const float elem = x\[i0 \* C + i1\];' "$BATS_TEST_TMPDIR/p_stmt.c")" -eq 3 ]
+    # x * 2.0 is computed once per element: the search reads it from the chunk's buffer
+    sed -n '/line 4: q = /,$p' "$BATS_TEST_TMPDIR/p.c" | grep -q 'const float elem = chunk_elem\[i1 - lo\];'
+}
+
 @test "a loop's carried names are copied once before it (or take over a buffer) and moved at each iteration's end" {
     explain "$NPX_ROOT/samples/train.npx"
     grep -qF 'loop: lines 23-27 run once for each value of step' <<<"$NPX_OUTPUT"
