@@ -20,17 +20,15 @@ void emit_matmul_loops(Emitter *e, Ref r);
 /* Does value r of row group g stream out of it a strip of a row at a time
  * (the target's open_strips inside the group's loop over rows)? */
 bool emit_streams_row(Emitter *e, const RowGroup *g, Ref r);
-/* Parallel loops (C). Starting a parallel region costs microseconds (the
- * threads wake and meet; even alone, a system call), more than the work of
- * a small loop: a construct over fewer than NPX_PARALLEL_MIN elements runs
- * on the calling thread. Sizes that are numbers decide it here; symbolic
- * ones at run time, in the prologue's NPX_IF_LARGE(elements, pragma, code),
- * which holds the code twice. emit_parallel_open writes what goes before the
- * construct's code: `pragma` (a prologue macro) for a large one, `small`
- * (NULL: nothing) for a small one; its elements are those of dims[0..n)
- * times inner's (NULL: none). emit_parallel_close closes the construct's
- * outermost scope, "}" (and the macro's ")"). */
-#define NPX_PARALLEL_MIN 32768
+/* Parallel loops (C): a construct over fewer than NPX_PARALLEL_MIN elements
+ * (runtime/npx_rt.h) runs on the calling thread. Sizes that are numbers
+ * decide it here; symbolic ones at run time, in the prologue's
+ * NPX_IF_LARGE(elements, pragma, code), which holds the code twice.
+ * emit_parallel_open writes what goes before the construct's code:
+ * `pragma` (a prologue macro) for a large one, `small` (NULL: nothing) for
+ * a small one; its elements are those of dims[0..n) times inner's (NULL:
+ * none). emit_parallel_close closes the construct's outermost scope, "}"
+ * (and the macro's ")"). */
 void emit_parallel_open(Emitter *e, const char *pragma, const char *small, const Dim *dims, int n,
                         const Shape *inner);
 void emit_parallel_close(Emitter *e);

@@ -56,11 +56,6 @@ static void c_prologue(Emitter *e)
     emit_line(e, "#define NPX_PRIVATE_BINS 65536 /* bincount: one histogram per thread up to this many bins */");
     emit_line(e, "#define NPX_ARG_SHORT %d /* argmax, argmin: shorter runs go one by one */", NPX_ARG_SHORT);
     emit_line(e, "#define NPX_ARG_CHUNK 256 /* argmax, argmin: elements searched only when their largest (smallest) wins */");
-    emit_line(e, "/* a loop of fewer elements runs on this thread: a parallel region costs microseconds");
-    emit_line(e, " * (-DNPX_PARALLEL_MIN=0: every loop of a symbolic size in parallel) */");
-    emit_line(e, "#ifndef NPX_PARALLEL_MIN");
-    emit_line(e, "#define NPX_PARALLEL_MIN %d", NPX_PARALLEL_MIN);
-    emit_line(e, "#endif");
     emit_line(e, "#ifdef _OPENMP");
     emit_line(e, "#include <omp.h>");
     emit_line(e, "#define NPX_IF_LARGE(elements, pragma, ...) \\");

@@ -15,7 +15,9 @@
  * tiles that reach the diagonal or above it are computed, the rest copied
  * from them, bit for bit the same sums (each is the same products in the
  * same order). A's blocks go to the threads in turn, so that the long
- * blocks of the upper rows are shared.
+ * blocks of the upper rows are shared. A small product runs on the calling
+ * thread (NPX_GEMM_PARALLEL_MIN): a time loop of small products (an RNN of
+ * 8 units over 4 sequences) spent 90% of its time starting the threads.
  *
  * Other compilers (and -DNPX_PLAIN_GEMM) get plain loops. Also npx_blas_ld,
  * for BLAS calls.
@@ -31,8 +33,13 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
 #define NPX_GEMM_THREADS omp_get_max_threads()
 #define NPX_GEMM_PARALLEL _Pragma("omp parallel")
 #define NPX_GEMM_FOR _Pragma("omp for schedule(static, 1)")
+/* fewer multiply-adds run on the calling thread: the crossover of a square
+ * float32 product on 2 cores lay between 48^3 (equal) and 64^3 (2 threads
+ * 17% faster) */
+#define NPX_GEMM_PARALLEL_MIN (4 * (double)NPX_PARALLEL_MIN)
 #else
 #define NPX_GEMM_THREADS 1
+#define NPX_GEMM_PARALLEL_MIN 0
 #define NPX_GEMM_PARALLEL
 #define NPX_GEMM_FOR
 #endif
@@ -47,6 +54,7 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
 #define NPX_GEMM_KC 256           /* the shared dimension, per packed block */
 #define NPX_GEMM_MC 96            /* at most this many of A's rows per thread's block */
 #define NPX_GEMM_NC 2048          /* B's columns per packed block */
+#define NPX_GEMM_SMALL 8192       /* products of at most this many multiply-adds go row by row */
 /* The kernel's a * b + acc must be one fused multiply-add, as in every BLAS:
  * two instructions would halve its speed and need a register the 6 x 16
  * AVX2 tile does not have. GCC contracts nothing under -std=c11 unless told
@@ -121,75 +129,129 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
                                  alpha * acc[i][j / NPX_GEMM_VL_##s][j % NPX_GEMM_VL_##s];                     \
     }                                                                                                          \
                                                                                                                \
+    /* c = alpha * op(a) op(b), the arguments of npx_gemm_s, and how it goes: sym (op(a) op(a)^T), A's         \
+     * blocks mcb rows high, B's packed block at bp */                                                         \
+    typedef struct {                                                                                           \
+        bool ta, tb, sym;                                                                                      \
+        int64_t m, n, k, lda, ldb, ldc, mcb;                                                                   \
+        T alpha;                                                                                               \
+        const T *a, *b;                                                                                        \
+        T *c, *bp;                                                                                             \
+    } npx_gemm_job_##s;                                                                                        \
+                                                                                                               \
+    /* every block of g's product: in a parallel region, each thread its share of each NPX_GEMM_FOR; on one    \
+     * thread, all of them */                                                                                  \
+    static void npx_gemm_blocks_##s(const npx_gemm_job_##s *g)                                                 \
+    {                                                                                                          \
+        const int nr = NPX_GEMM_NR_##s;                                                                        \
+        int64_t kcmax = g->k < NPX_GEMM_KC ? g->k : NPX_GEMM_KC;                                               \
+        T *ap = (T *)npx_alloc(sizeof(T) * (size_t)(kcmax * g->mcb));                                          \
+        for (int64_t jc = 0; jc < g->n; jc += NPX_GEMM_NC) {                                                   \
+            int64_t nc = g->n - jc < NPX_GEMM_NC ? g->n - jc : NPX_GEMM_NC;                                    \
+            for (int64_t pc = 0; pc < g->k; pc += NPX_GEMM_KC) {                                               \
+                int64_t kc = g->k - pc < NPX_GEMM_KC ? g->k - pc : NPX_GEMM_KC;                                \
+                /* op(b)'s block, as op(b)^T's rows: panels nr columns wide */                                 \
+                NPX_GEMM_FOR                                                                                   \
+                for (int64_t jp = 0; jp < nc; jp += nr)                                                        \
+                    npx_gemm_pack_##s(g->bp + jp * kc, g->b, g->ldb, !g->tb, jc + jp, nc - jp < nr ? nc - jp : nr,\
+                                      pc, kc, nr);                                                             \
+                NPX_GEMM_FOR                                                                                   \
+                for (int64_t ic = 0; ic < g->m; ic += g->mcb) {                                                \
+                    int64_t mc = g->m - ic < g->mcb ? g->m - ic : g->mcb;                                      \
+                    npx_gemm_pack_##s(ap, g->a, g->lda, g->ta, ic, mc, pc, kc, NPX_GEMM_MR);                   \
+                    for (int64_t jp = 0; jp < nc; jp += nr)                                                    \
+                        for (int64_t ip = 0; ip < mc; ip += NPX_GEMM_MR) {                                     \
+                            int64_t row = ic + ip, col = jc + jp;                                              \
+                            int rows = mc - ip < NPX_GEMM_MR ? (int)(mc - ip) : NPX_GEMM_MR;                   \
+                            int cols = nc - jp < nr ? (int)(nc - jp) : nr;                                     \
+                            if (!g->sym || col + nr > row) /* (else wholly below the diagonal) */              \
+                                npx_gemm_tile_##s(kc, ap + ip * kc, g->bp + jp * kc, g->c + row * g->ldc + col,\
+                                                  g->ldc, rows, cols, g->alpha, pc == 0);                      \
+                        }                                                                                      \
+                }                                                                                              \
+            }                                                                                                  \
+        }                                                                                                      \
+        npx_free(ap);                                                                                          \
+        if (g->sym) {                                                                                          \
+            NPX_GEMM_FOR                                                                                       \
+            for (int64_t i = 1; i < g->m; i++)                                                                 \
+                for (int64_t j = 0; j < i; j++)                                                                \
+                    g->c[i * g->ldc + j] = g->c[j * g->ldc + i];                                               \
+        }                                                                                                      \
+    }                                                                                                          \
+                                                                                                               \
+    /* a small product, row by row: each of c's rows accumulates the rows of op(b) that op(a)'s row scales,    \
+     * in the order of the tile's sums (bit for bit its results); packing cost more than such a product */     \
+    NPX_GEMM_FUSED                                                                                             \
+    static void npx_gemm_small_##s(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha,                 \
+                                   const T *__restrict__ a, int64_t lda, const T *__restrict__ b, int64_t ldb, \
+                                   T *__restrict__ c, int64_t ldc)                                             \
+    {                                                                                                          \
+        for (int64_t i = 0; i < m; i++) {                                                                      \
+            T *ci = c + i * ldc;                                                                               \
+            for (int64_t j = 0; j < n; j++)                                                                    \
+                ci[j] = 0;                                                                                     \
+            for (int64_t p = 0; p < k; p++) {                                                                  \
+                T aip = ta ? a[p * lda + i] : a[i * lda + p];                                                  \
+                if (tb)                                                                                        \
+                    for (int64_t j = 0; j < n; j++)                                                            \
+                        ci[j] += aip * b[j * ldb + p];                                                         \
+                else                                                                                           \
+                    for (int64_t j = 0; j < n; j++)                                                            \
+                        ci[j] += aip * b[p * ldb + j];                                                         \
+            }                                                                                                  \
+            for (int64_t j = 0; j < n; j++)                                                                    \
+                ci[j] = alpha * ci[j];                                                                         \
+        }                                                                                                      \
+    }                                                                                                          \
+                                                                                                               \
     void npx_gemm_##s(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a, int64_t lda,     \
                       const T *b, int64_t ldb, T *c, int64_t ldc)                                              \
     {                                                                                                          \
-        const int nr = NPX_GEMM_NR_##s;                                                                        \
         if (m == 0 || n == 0)                                                                                  \
             return;                                                                                            \
         if (k == 0) {                                                                                          \
-            for (int64_t i = 0; i < m; i++)                                                                   \
-                for (int64_t j = 0; j < n; j++)                                                               \
+            for (int64_t i = 0; i < m; i++)                                                                    \
+                for (int64_t j = 0; j < n; j++)                                                                \
                     c[i * ldc + j] = 0;                                                                        \
             return;                                                                                            \
         }                                                                                                      \
-        /* op(a) op(a)^T: only the tiles on and above the diagonal */                                          \
-        bool sym = a == b && ta != tb && lda == ldb && m == n;                                                 \
-        /* A's blocks: a multiple of the threads in number, of whole tiles */                                 \
-        int64_t threads = NPX_GEMM_THREADS, blocks = (m + NPX_GEMM_MC - 1) / NPX_GEMM_MC;                      \
-        blocks = (blocks + threads - 1) / threads * threads;                                                   \
-        int64_t mcb = ((m + blocks - 1) / blocks + NPX_GEMM_MR - 1) / NPX_GEMM_MR * NPX_GEMM_MR;                \
-        int64_t kcmax = k < NPX_GEMM_KC ? k : NPX_GEMM_KC, ncmax = n < NPX_GEMM_NC ? n : NPX_GEMM_NC;          \
-        T *bp = (T *)npx_alloc(sizeof(T) * (size_t)(kcmax * (ncmax + nr)));                                    \
-        NPX_GEMM_PARALLEL                                                                                      \
-        {                                                                                                      \
-            T *ap = (T *)npx_alloc(sizeof(T) * (size_t)(kcmax * mcb));                                        \
-            for (int64_t jc = 0; jc < n; jc += NPX_GEMM_NC) {                                                 \
-                int64_t nc = n - jc < NPX_GEMM_NC ? n - jc : NPX_GEMM_NC;                                     \
-                for (int64_t pc = 0; pc < k; pc += NPX_GEMM_KC) {                                             \
-                    int64_t kc = k - pc < NPX_GEMM_KC ? k - pc : NPX_GEMM_KC;                                 \
-                    /* op(b)'s block, as op(b)^T's rows: panels nr columns wide */                            \
-                    NPX_GEMM_FOR                                                                               \
-                    for (int64_t jp = 0; jp < nc; jp += nr)                                                   \
-                        npx_gemm_pack_##s(bp + jp * kc, b, ldb, !tb, jc + jp, nc - jp < nr ? nc - jp : nr,    \
-                                          pc, kc, nr);                                                         \
-                    NPX_GEMM_FOR                                                                               \
-                    for (int64_t ic = 0; ic < m; ic += mcb) {                                                 \
-                        int64_t mc = m - ic < mcb ? m - ic : mcb;                                             \
-                        npx_gemm_pack_##s(ap, a, lda, ta, ic, mc, pc, kc, NPX_GEMM_MR);                        \
-                        for (int64_t jp = 0; jp < nc; jp += nr)                                               \
-                            for (int64_t ip = 0; ip < mc; ip += NPX_GEMM_MR) {                                 \
-                                int64_t row = ic + ip, col = jc + jp;                                          \
-                                int rows = mc - ip < NPX_GEMM_MR ? (int)(mc - ip) : NPX_GEMM_MR;               \
-                                int cols = nc - jp < nr ? (int)(nc - jp) : nr;                                 \
-                                if (!sym || col + nr > row) /* (else wholly below the diagonal) */             \
-                                    npx_gemm_tile_##s(kc, ap + ip * kc, bp + jp * kc, c + row * ldc + col,     \
-                                                      ldc, rows, cols, alpha, pc == 0);                        \
-                            }                                                                                  \
-                    }                                                                                          \
-                }                                                                                              \
-            }                                                                                                  \
-            npx_free(ap);                                                                                      \
-            if (sym) {                                                                                         \
-                NPX_GEMM_FOR                                                                                   \
-                for (int64_t i = 1; i < m; i++)                                                               \
-                    for (int64_t j = 0; j < i; j++)                                                           \
-                        c[i * ldc + j] = c[j * ldc + i];                                                       \
-            }                                                                                                  \
+        if (k <= NPX_GEMM_KC && (double)m * (double)n * (double)k <= NPX_GEMM_SMALL) {                         \
+            npx_gemm_small_##s(ta, tb, m, n, k, alpha, a, lda, b, ldb, c, ldc);                                \
+            return;                                                                                            \
         }                                                                                                      \
-        npx_free(bp);                                                                                          \
+        /* a small product runs on this thread: a parallel region costs more than its work */                  \
+        bool shared = (double)m * (double)n * (double)k >= NPX_GEMM_PARALLEL_MIN;                              \
+        /* A's blocks: a multiple of the threads in number, of whole tiles */                                  \
+        int64_t threads = shared ? NPX_GEMM_THREADS : 1, blocks = (m + NPX_GEMM_MC - 1) / NPX_GEMM_MC;         \
+        blocks = (blocks + threads - 1) / threads * threads;                                                   \
+        int64_t mcb = ((m + blocks - 1) / blocks + NPX_GEMM_MR - 1) / NPX_GEMM_MR * NPX_GEMM_MR;               \
+        int64_t kcmax = k < NPX_GEMM_KC ? k : NPX_GEMM_KC, ncmax = n < NPX_GEMM_NC ? n : NPX_GEMM_NC;          \
+        /* op(a) op(a)^T: only the tiles on and above the diagonal */                                          \
+        npx_gemm_job_##s g = { ta, tb, a == b && ta != tb && lda == ldb && m == n, m, n, k, lda, ldb, ldc, mcb,\
+                               alpha, a, b, c, NULL };                                                         \
+        g.bp = (T *)npx_alloc(sizeof(T) * (size_t)(kcmax * (ncmax + NPX_GEMM_NR_##s)));                        \
+        if (shared) {                                                                                          \
+            NPX_GEMM_PARALLEL                                                                                  \
+            npx_gemm_blocks_##s(&g);                                                                           \
+        } else {                                                                                               \
+            npx_gemm_blocks_##s(&g);                                                                           \
+        }                                                                                                      \
+        npx_free(g.bp);                                                                                        \
     }
 
 NPX_GEMM(float, f32)
 NPX_GEMM(double, f64)
 #undef NPX_GEMM
 #undef NPX_GEMM_PARALLEL
+#undef NPX_GEMM_PARALLEL_MIN
 #undef NPX_GEMM_FOR
 #undef NPX_GEMM_THREADS
 #undef NPX_GEMM_MR
 #undef NPX_GEMM_KC
 #undef NPX_GEMM_MC
 #undef NPX_GEMM_NC
+#undef NPX_GEMM_SMALL
 #undef NPX_GEMM_VBYTES
 #undef NPX_GEMM_FUSED
 #elif !defined(__CUDACC__)

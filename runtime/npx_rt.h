@@ -34,6 +34,17 @@
 /* Exit statuses of a generated program (SPEC section 3). */
 enum { NPX_EXIT_OK = 0, NPX_EXIT_USAGE = 2, NPX_EXIT_RUNTIME = 3, NPX_EXIT_CUDA = 4 };
 
+/* A parallel loop of fewer than NPX_PARALLEL_MIN elements, counting the
+ * loops inside it, runs on the calling thread: starting a parallel region
+ * costs microseconds (the threads wake and meet; even alone, a system call),
+ * more than such a loop's work. A matrix product of fewer than 4 times as
+ * many multiply-adds likewise (gemm.c). npxc decides with this value where
+ * a loop's size is a number; -DNPX_PARALLEL_MIN=0 shares every loop whose
+ * size is a symbol, and every product. */
+#ifndef NPX_PARALLEL_MIN
+#define NPX_PARALLEL_MIN 32768
+#endif
+
 /* dtypes: X(enum, npx name, C type, .npy descr) */
 #define NPX_DTYPES(X)                     \
     X(BOOL, "bool", bool, "|b1")          \

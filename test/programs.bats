@@ -306,6 +306,10 @@ for name, numpy_value, exact in [("cols", x.sum(axis=0), x64.sum(axis=0)), ("row
 PY
 }
 
+@test "small matrix products (row by row, blocked on one thread, shared) match NumPy, also in a time loop" {
+    check_program "$BATS_TEST_DIRNAME/programs/gemm_small.npx"
+}
+
 @test "the portable matrix product loops (compilers without vector types) match NumPy too" {
     CFLAGS="${CFLAGS:-} -DNPX_PLAIN_GEMM" check_program "$BATS_TEST_DIRNAME/programs/gemm_blocks.npx"
 }
