@@ -29,6 +29,8 @@ bool emit_streams_row(Emitter *e, const RowGroup *g, Ref r);
  * a small one; its elements are those of dims[0..n) times inner's (NULL:
  * none). emit_parallel_close closes the construct's outermost scope, "}"
  * (and the macro's ")"). */
+/* the product of dims[0..n) that are numbers; *syms: how many are symbols */
+double dims_known_size(const Dim *d, int n, int *syms);
 void emit_parallel_open(Emitter *e, const char *pragma, const char *small, const Dim *dims, int n,
                         const Shape *inner);
 void emit_parallel_close(Emitter *e);

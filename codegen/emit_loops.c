@@ -17,18 +17,28 @@ const char **emit_index_vars(Emitter *e, int n)
     return iv;
 }
 
+double dims_known_size(const Dim *d, int n, int *syms)
+{
+    double known = 1;
+    *syms = 0;
+    for (int k = 0; k < n; k++) {
+        *syms += DIM_IS_SYM(d[k]);
+        known *= DIM_IS_SYM(d[k]) ? 1 : (double)d[k];
+    }
+    return known;
+}
+
 void emit_parallel_open(Emitter *e, const char *pragma, const char *small, const Dim *dims, int n,
                         const Shape *inner)
 {
     Dim all[2 * NPX_MAX_RANK];
-    int m = 0;
-    double known = 1;            /* the number of elements, or -1: symbolic */
-    for (int k = 0; k < n + (inner ? inner->ndim : 0); k++) {
-        all[m] = k < n ? dims[k] : inner->d[k - n];
-        known = DIM_IS_SYM(all[m]) || known < 0 ? -1 : known * (double)all[m];
-        m++;
-    }
-    bool wrap = pragma && known < 0;
+    int m = 0, syms;
+    for (int k = 0; k < n; k++)
+        all[m++] = dims[k];
+    for (int k = 0; inner && k < inner->ndim; k++)
+        all[m++] = inner->d[k];
+    double known = dims_known_size(all, m, &syms);   /* the number of elements, when syms is 0 */
+    bool wrap = pragma && syms > 0;
     if (wrap && small)
         emit_line(e, "NPX_IF_LARGE_ELSE(%s, %s, %s,", cx_dims(e, all, m), pragma, small);
     else if (wrap)

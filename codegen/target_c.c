@@ -294,16 +294,9 @@ static bool rows_region(Emitter *e, const RowGroup *g, bool *streams)
  * becomes *best. */
 static void keep_longer_row(const Shape *s, Shape *best)
 {
-    int syms = 0, best_syms = 0;
-    double known = 1, best_known = 1;
-    for (int k = 1; k < s->ndim; k++) {
-        syms += DIM_IS_SYM(s->d[k]);
-        known *= DIM_IS_SYM(s->d[k]) ? 1 : (double)s->d[k];
-    }
-    for (int k = 0; k < best->ndim; k++) {
-        best_syms += DIM_IS_SYM(best->d[k]);
-        best_known *= DIM_IS_SYM(best->d[k]) ? 1 : (double)best->d[k];
-    }
+    int syms, best_syms;
+    double known = dims_known_size(s->d + 1, s->ndim - 1, &syms);
+    double best_known = dims_known_size(best->d, best->ndim, &best_syms);
     if (syms > best_syms || (syms == best_syms && known > best_known)) {
         best->ndim = s->ndim - 1;
         memcpy(best->d, s->d + 1, sizeof(Dim) * best->ndim);
