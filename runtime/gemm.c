@@ -216,12 +216,13 @@ int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 
                     c[i * ldc + j] = 0;                                                                        \
             return;                                                                                            \
         }                                                                                                      \
-        if (k <= NPX_GEMM_KC && (double)m * (double)n * (double)k <= NPX_GEMM_SMALL) {                         \
+        double madds = (double)m * (double)n * (double)k;                                                      \
+        if (k <= NPX_GEMM_KC && madds <= NPX_GEMM_SMALL) {                                                     \
             npx_gemm_small_##s(ta, tb, m, n, k, alpha, a, lda, b, ldb, c, ldc);                                \
             return;                                                                                            \
         }                                                                                                      \
         /* a small product runs on this thread: a parallel region costs more than its work */                  \
-        bool shared = (double)m * (double)n * (double)k >= NPX_GEMM_PARALLEL_MIN;                              \
+        bool shared = madds >= NPX_GEMM_PARALLEL_MIN;                                                          \
         /* A's blocks: a multiple of the threads in number, of whole tiles */                                  \
         int64_t threads = shared ? NPX_GEMM_THREADS : 1, blocks = (m + NPX_GEMM_MC - 1) / NPX_GEMM_MC;         \
         blocks = (blocks + threads - 1) / threads * threads;                                                   \
