@@ -143,6 +143,18 @@ bool emit_streams_row(Emitter *e, const RowGroup *g, Ref r)
            (v->last_stmt == v->stmt || v->last_stmt > g->last) && may_stream(v);
 }
 
+/* Value r's loop nest: in tiles where its element reads an array across its
+ * rows (ir_tiled_axis) and the target tiles (C). */
+static void open_elementwise_nest(Emitter *e, Ref r, const char *const *iv)
+{
+    const Value *v = V(e->p, r);
+    int k = e->t->open_tiles ? ir_tiled_axis(e->p, r) : -1;
+    if (k >= 0)
+        e->t->open_tiles(e, v->shape.d, iv, v->shape.ndim, k);
+    else
+        open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim, NULL);
+}
+
 static void emit_elementwise(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
@@ -170,7 +182,7 @@ static void emit_elementwise(Emitter *e, Ref r)
         return;
     }
     const char **iv = emit_index_vars(e, v->shape.ndim);
-    open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim, NULL);
+    open_elementwise_nest(e, r, iv);
     emit_line(e, "%s = %s;", cx_element(e, r, &v->shape, iv), cx_define(e, r, iv));
     close_value_nest(e);
 }

@@ -174,6 +174,29 @@ static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const cha
     e->nest_depth = n ? n : 1;
 }
 
+/* c_open_nest's loops with axes k and n - 1 in tiles (NPX_TILE): the loops
+ * over the tiles where those axes' loops were, then the two loops inside a
+ * tile. The element reads an array across its rows; in a tile each cache
+ * line of it is used whole. */
+static void c_open_tiles(Emitter *e, const Dim *dims, const char *const *iv, int n, int k)
+{
+    emit_parallel_open(e, "NPX_PARALLEL_FOR", NULL, dims, n, NULL);
+    for (int a = 0; a < n; a++) {
+        const char *len = cx_dim(e, dims[a]);
+        if (a == k || a == n - 1)
+            emit_open(e, "for (int64_t %s_tile = 0; %s_tile < %s; %s_tile += NPX_TILE)", iv[a], iv[a], len, iv[a]);
+        else
+            emit_open(e, "for (int64_t %s = 0; %s < %s; %s++)", iv[a], iv[a], len, iv[a]);
+    }
+    const int tiled[2] = { k, n - 1 };
+    for (int t = 0; t < 2; t++) {
+        const char *i = iv[tiled[t]];
+        emit_open(e, "for (int64_t %s = %s_tile; %s < NPX_TILE_END(%s_tile, %s); %s++)", i, i, i, i,
+                  cx_dim(e, dims[tiled[t]]), i);
+    }
+    e->nest_depth = n + 2;
+}
+
 static void c_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
 {
     emit_parallel_open(e, "NPX_PARALLEL_FOR", NULL, dims, n, NULL);
@@ -496,18 +519,29 @@ static void fold_float_rows(Emitter *e, const char *elem, const char *cols, cons
  * own row of accumulators (a loop over the columns that vectorizes, with one
  * load and store of an accumulator per 8 elements); the last rows are added
  * after, and the threads' rows combined in thread order, so that a run gives
- * the same result each time. Other reductions take the shared loops. */
+ * the same result each time. A matrix whose element reads an array across
+ * its rows (X.T) is stored the other way round: its reduction over the
+ * second axis goes this way (X.T.sum(axis=1), X's columns), over the first
+ * the shared loops' way, along X's rows. Other reductions take the shared
+ * loops. */
 static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 {
     const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
-    if (rp->arg || a->shape.ndim != 2 || v->axes != 1u) {
+    int red = v->axes == 1u ? 0 : 1, kept = 1 - red;   /* the axis reduced, and the one kept */
+    if (rp->arg || a->shape.ndim != 2 || (v->axes != 1u && v->axes != 2u) ||
+        (red == 0) == (ir_read_across(e->p, v->args[0], false) == 0)) {
         emit_reduce_loops(e, r, rp);
         return;
     }
-    const char *acc_t = dtype_ctype(rp->code.acc), *cols = cx_dim(e, a->shape.d[1]), *rows = cx_dim(e, a->shape.d[0]);
-    const char *const idx[2] = { "i0", "j" }, *const out_idx[2] = { "j", "j" };
+    const char *acc_t = dtype_ctype(rp->code.acc), *cols = cx_dim(e, a->shape.d[kept]),
+               *rows = cx_dim(e, a->shape.d[red]);
+    const char *idx[2], *out_idx[2] = { "j", "j" };
+    idx[red] = "i0";
+    idx[kept] = "j";
+    if (v->keepdims)
+        out_idx[red] = "0";
     const char *elem = cx_value(e, v->args[0], idx, rp->code.acc);
-    const char *out = cx_load(e, r, cx_flat(e, &v->shape, v->keepdims ? (const char *const[]){ "0", "j" } : out_idx));
+    const char *out = cx_load(e, r, cx_flat(e, &v->shape, out_idx));
     const char *whole = arena_printf(e->p->arena, "%s - %s %% 8", rows, rows);
     emit_block(e);
     emit_line(e, "const int parts = NPX_MAX_THREADS;");
@@ -632,6 +666,7 @@ const Target target_c = {
     .declare = c_declare,
     .open_nest = c_open_nest,
     .open_flat = c_open_flat,
+    .open_tiles = c_open_tiles,
     .open_strips = c_open_strips,
     .close_strips = c_close_strips,
     .close_nest = c_close_nest,

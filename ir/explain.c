@@ -141,7 +141,11 @@ void ir_explain(FILE *out, Program *p)
                 explain_gemm(out, p, r, g);
             } else
                 list_fused(out, p, r, &count, arena_alloc(p->arena, (size_t)p->nvals));
-            fprintf(out, "%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "");
+            fprintf(out, "%s%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "",
+                    !p->cuda && !gemm && ir_tiled_axis(p, r) >= 0
+                        ? arena_printf(p->arena, ", in tiles of %d x %d: it reads an array across its rows", NPX_TILE,
+                                       NPX_TILE)
+                        : "");
             if (v->kind == IR_UPDATE)
                 explain_update(out, p, v, st->name);
         }

@@ -180,6 +180,47 @@ static bool gemm_operand(const Program *p, Ref m, int side, IrGemmOperand *o)
     return !o->per_matrix || (own == nstack && memcmp(stack.d, prod->shape.d, sizeof(Dim) * own) == 0);
 }
 
+/* loop_of[a]: the loop axis that indexes r's axis a */
+static int read_across(Program *p, Ref r, const int *loop_of, int n, bool define)
+{
+    const Value *v = V(p, r);
+    if (v->shape.ndim != n)
+        return -1;
+    if ((v->materialize && !define) || v->kind == IR_INPUT) {
+        int k = loop_of[n - 1];
+        return k != n - 1 && v->shape.d[n - 1] != 1 ? k : -1;
+    }
+    if (v->kind == IR_TRANSPOSE) {
+        int of[NPX_MAX_RANK];
+        for (int a = 0; a < n; a++)
+            of[v->perm[a]] = loop_of[a];
+        return read_across(p, v->args[0], of, n, false);
+    }
+    if (v->kind != IR_UFUNC && v->kind != IR_CAST)
+        return -1;
+    for (int i = 0; i < v->nargs; i++) {
+        int k = read_across(p, v->args[i], loop_of, n, false);
+        if (k >= 0)
+            return k;
+    }
+    return -1;
+}
+
+int ir_read_across(Program *p, Ref r, bool define)
+{
+    int n = V(p, r)->shape.ndim, loop_of[NPX_MAX_RANK];
+    for (int a = 0; a < n; a++)
+        loop_of[a] = a;
+    return n >= 2 ? read_across(p, r, loop_of, n, define) : -1;
+}
+
+int ir_tiled_axis(Program *p, Ref r)
+{
+    const Value *v = V(p, r);
+    int k = p->stmts[v->stmt].group ? -1 : ir_read_across(p, r, true);
+    return k >= 0 && v->shape.d[k] != 1 && v->shape.d[v->shape.ndim - 1] != 1 ? k : -1;
+}
+
 bool ir_gemm(const Program *p, Ref m, IrGemmOperand g[2])
 {
     const Value *v = &p->vals[m], *a = &p->vals[v->args[0]], *b = &p->vals[v->args[1]];

@@ -382,6 +382,16 @@ bool ir_ufunc_at_adds(const Value *u);
  * its elements are those of args[0] from one offset on, so a GEMM can read
  * them there instead of from a copy? */
 bool ir_contiguous_block(const Program *p, const Value *v);
+/* The axis of value r whose index runs along the contiguous last axis of an
+ * array that r's element reads through transposes (X.T * 2.0,
+ * t.transpose(2, 0, 1) - u), when that is not r's last axis: a loop over r
+ * in order reads a new cache line of that array at every step. -1 when
+ * there is none. define: r's definition (r itself is stored in order). */
+int ir_read_across(Program *p, Ref r, bool define);
+/* For elementwise value r outside a row group, that ir_read_across: the
+ * axis whose loop goes in tiles (NPX_TILE) with the last one's on the C
+ * target, so that each cache line read is used whole; -1: none. */
+int ir_tiled_axis(Program *p, Ref r);
 /* How many axes of matrix product v come from the stacks (the axes before
  * its matrix or vector ones). */
 static inline int matmul_stack_ndim(const Program *p, const Value *v)

@@ -11,15 +11,15 @@
 #include <string.h>
 #include "ir.h"
 
-/* i0, i1, ...: the emitters' loop indices */
+/* i0, i1, ...: the emitters' loop indices, and i0_tile, i1_tile, ...: their
+ * tiles' (c_open_tiles) */
 static bool is_loop_index(const char *s)
 {
     if (s[0] != 'i' || !s[1])
         return false;
-    for (s++; *s; s++)
-        if (*s < '0' || *s > '9')
-            return false;
-    return true;
+    for (s++; *s >= '0' && *s <= '9'; s++)
+        ;
+    return s[-1] != 'i' && (!*s || strcmp(s, "_tile") == 0);
 }
 
 static bool taken(const char **used, int nused, const char *s)

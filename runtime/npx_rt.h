@@ -175,6 +175,14 @@ NPX_RT void npx_alloc_keep(void);
 NPX_RT void npx_store(void *dst, const void *strip, size_t bytes, size_t array_bytes);
 NPX_RT void npx_store_fence(void);
 
+/* A loop nest whose element reads an array across its rows (X.T * 2.0)
+ * runs in tiles of NPX_TILE x NPX_TILE elements over the two axes concerned,
+ * so that each cache line it reads is used whole while it is in the cache
+ * (4096 x 4096 float64 on two cores: 73 -> 19 ms; tiles of 16: 21, of 64: 25).
+ * NPX_TILE_END: where the tile that starts at start ends, in an axis of n. */
+#define NPX_TILE 32
+#define NPX_TILE_END(start, n) ((n) - (start) < NPX_TILE ? (n) : (start) + NPX_TILE)
+
 /* A BLAS leading dimension: the row length, but at least 1 (BLAS refuses 0
  * even when the matrix is empty). */
 NPX_RT int npx_blas_ld(int64_t row_length);

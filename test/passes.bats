@@ -18,6 +18,23 @@ program() {
     printf '%s\n' "$1" >"$BATS_TEST_TMPDIR/p.npx"
 }
 
+@test "a loop that reads an array across its rows goes in tiles; a transpose's reductions go along the array's rows" {
+    program $'input X: f64[M, K]\ninput Y: f64[K, M]\noutput a, b, s0, s1\na = X.T * 2.0\nb = Y * 2.0\ns0 = X.T.sum(axis=0)\ns1 = X.T.sum(axis=1)'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'for (int64_t i0_tile = 0; i0_tile < K; i0_tile += NPX_TILE) {' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'for (int64_t i1 = i1_tile; i1 < NPX_TILE_END(i1_tile, M); i1++) {' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'a[i0 * M + i1] = X[i1 * K + i0] * 2.0;' "$BATS_TEST_TMPDIR/p.c"
+    [ "$(grep -c 'i0_tile = 0' "$BATS_TEST_TMPDIR/p.c")" -eq 1 ]      # not b, read in order
+    grep -qF 'const double elem = X[i1 * K + i0];' "$BATS_TEST_TMPDIR/p.c"   # s0: along X's rows
+    grep -qF 'const double elem = X[i0 * K + j];' "$BATS_TEST_TMPDIR/p.c"    # s1: 8 of X's rows at a time
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: multiply -> a f64[K, M] (fused: transpose), in tiles of 32 x 32: it reads an array across its rows' \
+        <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'in tiles' <<<"$NPX_OUTPUT")" -eq 1 ]
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    ! grep -q 'i0_tile' "$BATS_TEST_TMPDIR/p.cu"
+}
+
 @test "an elementwise chain is one loop with no temporaries" {
     explain "$NPX_ROOT/bench/arith.npx"
     grep -qF 'loop: subtract -> y f32[N] (fused: multiply, add, multiply, true_divide, add)' <<<"$NPX_OUTPUT"

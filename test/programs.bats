@@ -125,6 +125,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/transpose.npx"
 }
 
+@test "a transposed read runs in tiles (partial ones, 3-D, cancelled, a size-1 axis) and its reductions along the rows" {
+    check_program "$BATS_TEST_DIRNAME/programs/transpose_tiles.npx"
+}
+
 @test "shape, ndim and size are weak Python ints in arithmetic" {
     check_program "$BATS_TEST_DIRNAME/programs/shape_attrs.npx"
 }
