@@ -262,7 +262,7 @@ program() {
 }
 
 @test "a loop shares its work among the threads only when large: sizes that are numbers decide in npxc, symbols at run time" {
-    program $'input x: f32[B, C]\ninput s: f32[64]\ninput t: f32[300, 200]\ninput z: f64[N]\noutput m, u, v, w, q\nm = x.sum(axis=1)\nu = s + 1.0\nv = t * 3.0\nw = x.sum()\nq = z.sum()'
+    program $'input x: f32[B, C]\ninput s: f32[64]\ninput t: f32[300, 200]\ninput z: f64[N]\noutput m, u, v, w, q, hi, pos\nm = x.sum(axis=1)\nu = s + 1.0\nv = t * 3.0\nw = x.sum()\nq = z.sum()\nhi = z.max()\npos = (z > 0.0).all()'
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     local c=$BATS_TEST_TMPDIR/p.c
     grep -qF '#define NPX_PARALLEL_MIN 32768' "$c"
@@ -274,6 +274,9 @@ program() {
     grep -qF 'NPX_IF_LARGE(B * C, NPX_PARALLEL_SUM,' "$c"
     # a one-thread sum still vectorizes
     grep -qF 'NPX_IF_LARGE_ELSE(N, NPX_PARALLEL_SUM_SIMD, NPX_SIMD_SUM,' "$c"
+    # so do a whole array's max (with its NaN flag) and all
+    grep -qF 'NPX_IF_LARGE_ELSE(N, NPX_PARALLEL_MAXIMUM_SIMD, NPX_SIMD_MAX,' "$c"
+    grep -qF 'NPX_IF_LARGE_ELSE(N, NPX_PARALLEL_ALL_SIMD, NPX_SIMD_ALL,' "$c"
 }
 
 # (The row loop is the program's only expf, and the runtime has none: a call
