@@ -142,7 +142,7 @@ void ir_explain(FILE *out, Program *p)
             } else
                 list_fused(out, p, r, &count, arena_alloc(p->arena, (size_t)p->nvals));
             fprintf(out, "%s%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "",
-                    !p->cuda && !gemm && ir_tiled_axis(p, r) >= 0
+                    !p->cuda && ir_tiled_axis(p, r) >= 0
                         ? arena_printf(p->arena, ", in tiles of %d x %d: it reads an array across its rows", NPX_TILE,
                                        NPX_TILE)
                         : "");

@@ -178,10 +178,12 @@ NPX_RT void npx_store_fence(void);
 /* A loop nest whose element reads an array across its rows (X.T * 2.0)
  * runs in tiles of NPX_TILE x NPX_TILE elements over the two axes concerned,
  * so that each cache line it reads is used whole while it is in the cache
- * (4096 x 4096 float64 on two cores: 73 -> 19 ms; tiles of 16: 21, of 64: 25).
- * NPX_TILE_END: where the tile that starts at start ends, in an axis of n. */
+ * (4096 x 4096 float64 on two cores: 73 -> 19 ms; tiles of 16: 21, of 64: 25). */
 #define NPX_TILE 32
-#define NPX_TILE_END(start, n) ((n) - (start) < NPX_TILE ? (n) : (start) + NPX_TILE)
+
+/* Where the block of size elements (a strip, a tile) that starts at start
+ * ends, in an axis of n. */
+#define NPX_BLOCK_END(start, n, size) ((n) - (start) < (size) ? (n) : (start) + (size))
 
 /* A BLAS leading dimension: the row length, but at least 1 (BLAS refuses 0
  * even when the matrix is empty). */

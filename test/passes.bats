@@ -22,7 +22,7 @@ program() {
     program $'input X: f64[M, K]\ninput Y: f64[K, M]\noutput a, b, s0, s1\na = X.T * 2.0\nb = Y * 2.0\ns0 = X.T.sum(axis=0)\ns1 = X.T.sum(axis=1)'
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'for (int64_t i0_tile = 0; i0_tile < K; i0_tile += NPX_TILE) {' "$BATS_TEST_TMPDIR/p.c"
-    grep -qF 'for (int64_t i1 = i1_tile; i1 < NPX_TILE_END(i1_tile, M); i1++) {' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'for (int64_t i1 = i1_tile; i1 < NPX_BLOCK_END(i1_tile, M, NPX_TILE); i1++) {' "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'a[i0 * M + i1] = X[i1 * K + i0] * 2.0;' "$BATS_TEST_TMPDIR/p.c"
     [ "$(grep -c 'i0_tile = 0' "$BATS_TEST_TMPDIR/p.c")" -eq 1 ]      # not b, read in order
     grep -qF 'const double elem = X[i1 * K + i0];' "$BATS_TEST_TMPDIR/p.c"   # s0: along X's rows
