@@ -149,9 +149,10 @@ static void open_elementwise_nest(Emitter *e, Ref r, const char *const *iv)
 {
     const Value *v = V(e->p, r);
     int k = e->t->open_tiles ? ir_tiled_axis(e->p, r) : -1;
-    if (k >= 0)
-        e->t->open_tiles(e, v->shape.d, iv, v->shape.ndim, k);
-    else
+    if (k >= 0) {
+        e->t->open_tiles(e, v->shape.d, iv, v->shape.ndim, k, "NPX_PARALLEL_FOR", NULL);
+        e->nest_depth = v->shape.ndim + 2;
+    } else
         open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim, NULL);
 }
 
@@ -409,12 +410,29 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
         emit_line(e, "int64_t best = -1, k = 0;");
     if (nan_flag)
         emit_line(e, "int nan_seen = 0;");
-    open_loops(e, rp->reduced.d, rp->red_iv, rp->reduced.ndim, simd, par);
+    /* a whole reduction of an element that reads arrays across their rows
+     * runs along the rows where all of them are (np.abs(A.T).max(): its
+     * loops swap), else in tiles (np.abs(A - A.T).max()), on targets that
+     * tile */
+    int n = rp->reduced.ndim, swap = e->t->open_tiles ? ir_swapped_axis(e->p, r) : -1;
+    int tile = e->t->open_tiles ? ir_tiled_axis(e->p, r) : -1;
+    Dim dims[NPX_MAX_RANK];
+    const char *iv[NPX_MAX_RANK];
+    memcpy(dims, rp->reduced.d, sizeof(Dim) * n);
+    memcpy(iv, rp->red_iv, sizeof(char *) * n);
+    if (swap >= 0) {
+        dims[swap] = rp->reduced.d[n - 1], dims[n - 1] = rp->reduced.d[swap];
+        iv[swap] = rp->red_iv[n - 1], iv[n - 1] = rp->red_iv[swap];
+    }
+    if (tile >= 0)
+        e->t->open_tiles(e, dims, iv, n, tile, par, simd);
+    else
+        open_loops(e, dims, iv, n, simd, par);
     emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), cx_value(e, v->args[0], rp->iv, rp->code.acc));
     emit_line(e, "%s", step);
     if (nan_flag)
         emit_line(e, "nan_seen |= elem != elem;");
-    close_loops(e, rp->reduced.ndim, par);
+    close_loops(e, n + (tile >= 0 ? 2 : 0), par);
     emit_line(e, "%s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), result);
     close_value_nest(e);
 }

@@ -22,9 +22,12 @@ struct Target {
      * reduction's reduced axes), which the C target counts in the nest's work. */
     void (*open_nest)(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n,
                       const Shape *inner);
-    /* The nest of open_nest in tiles over axes k and n - 1, for an element
-     * that reads an array across its rows (X.T); NULL: open_nest. */
-    void (*open_tiles)(Emitter *e, const Dim *dims, const char *const *iv, int n, int k);
+    /* Loops over dims[0..n) in tiles over axes k and n - 1, for an element
+     * that reads an array across its rows (X.T): n + 2 loops, the outermost
+     * shared by the threads with pragma par when the nest is large, the
+     * innermost under simd (NULL: none). NULL: the target does not tile. */
+    void (*open_tiles)(Emitter *e, const Dim *dims, const char *const *iv, int n, int k, const char *par,
+                       const char *simd);
     /* The same over all elements of dims[0..n), with one flat index, i. */
     void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
     void (*close_nest)(Emitter *e);

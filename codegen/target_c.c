@@ -192,9 +192,10 @@ static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const cha
  * over the tiles where those axes' loops were, then the two loops inside a
  * tile. The element reads an array across its rows; in a tile each cache
  * line of it is used whole. */
-static void c_open_tiles(Emitter *e, const Dim *dims, const char *const *iv, int n, int k)
+static void c_open_tiles(Emitter *e, const Dim *dims, const char *const *iv, int n, int k, const char *par,
+                         const char *simd)
 {
-    emit_parallel_open(e, "NPX_PARALLEL_FOR", NULL, dims, n, NULL);
+    emit_parallel_open(e, par, NULL, dims, n, NULL);
     for (int a = 0; a < n; a++) {
         const char *len = cx_dim(e, dims[a]);
         if (a == k || a == n - 1)
@@ -205,10 +206,11 @@ static void c_open_tiles(Emitter *e, const Dim *dims, const char *const *iv, int
     const int tiled[2] = { k, n - 1 };
     for (int t = 0; t < 2; t++) {
         const char *i = iv[tiled[t]];
+        if (simd && t == 1)
+            emit_line(e, "%s", simd);
         emit_open(e, "for (int64_t %s = %s_tile; %s < NPX_BLOCK_END(%s_tile, %s, NPX_TILE); %s++)", i, i, i, i,
                   cx_dim(e, dims[tiled[t]]), i);
     }
-    e->nest_depth = n + 2;
 }
 
 static void c_open_flat(Emitter *e, const char *what, const Dim *dims, int n)

@@ -84,6 +84,18 @@ static void explain_update(FILE *out, Program *p, const Value *u, const char *na
             order);
 }
 
+/* How the C target orders value r's loops, when not as its axes come */
+static const char *loop_order(Program *p, Ref r)
+{
+    if (p->cuda)
+        return "";
+    if (ir_tiled_axis(p, r) >= 0)
+        return arena_printf(p->arena, ", in tiles of %d x %d: it reads an array across its rows", NPX_TILE, NPX_TILE);
+    if (ir_swapped_axis(p, r) >= 0)
+        return ", its loops swapped: it reads its arrays along their rows";
+    return "";
+}
+
 /* A matrix product that is GEMM calls (ir_gemm): the function, how it reads
  * each operand where it is stored, and the factor folded into it (alpha). */
 static void explain_gemm(FILE *out, Program *p, Ref r, const IrGemmOperand g[2])
@@ -142,10 +154,7 @@ void ir_explain(FILE *out, Program *p)
             } else
                 list_fused(out, p, r, &count, arena_alloc(p->arena, (size_t)p->nvals));
             fprintf(out, "%s%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "",
-                    !p->cuda && ir_tiled_axis(p, r) >= 0
-                        ? arena_printf(p->arena, ", in tiles of %d x %d: it reads an array across its rows", NPX_TILE,
-                                       NPX_TILE)
-                        : "");
+                    loop_order(p, r));
             if (v->kind == IR_UPDATE)
                 explain_update(out, p, v, st->name);
         }

@@ -180,43 +180,76 @@ static bool gemm_operand(const Program *p, Ref m, int side, IrGemmOperand *o)
     return !o->per_matrix || (own == nstack && memcmp(stack.d, prod->shape.d, sizeof(Dim) * own) == 0);
 }
 
-/* loop_of[a]: the loop axis that indexes r's axis a */
-static int read_across(Program *p, Ref r, const int *loop_of, int n, bool define)
+#define READS_UNKNOWN (1u << NPX_MAX_RANK)   /* an element read that the walk does not follow */
+
+/* The loop axes that index the last axis of the arrays that r's element
+ * reads, a bit each (loop_of[a]: the loop axis that indexes r's axis a). */
+static unsigned inner_loops(Program *p, Ref r, const int *loop_of, int n, bool define)
 {
     const Value *v = V(p, r);
     if (v->shape.ndim != n)
-        return -1;
-    if ((v->materialize && !define) || v->kind == IR_INPUT) {
-        int k = loop_of[n - 1];
-        return k != n - 1 && v->shape.d[n - 1] != 1 ? k : -1;
-    }
+        return 0;                            /* a scalar, or broadcast along loops of its own */
+    if ((v->materialize && !define) || v->kind == IR_INPUT)
+        return v->shape.d[n - 1] != 1 ? 1u << loop_of[n - 1] : 0;
     if (v->kind == IR_TRANSPOSE) {
         int of[NPX_MAX_RANK];
         for (int a = 0; a < n; a++)
             of[v->perm[a]] = loop_of[a];
-        return read_across(p, v->args[0], of, n, false);
+        return inner_loops(p, v->args[0], of, n, false);
     }
     if (v->kind != IR_UFUNC && v->kind != IR_CAST)
-        return -1;
-    for (int i = 0; i < v->nargs; i++) {
-        int k = read_across(p, v->args[i], loop_of, n, false);
-        if (k >= 0)
-            return k;
-    }
-    return -1;
+        return READS_UNKNOWN;
+    unsigned loops = 0;
+    for (int i = 0; i < v->nargs; i++)
+        loops |= inner_loops(p, v->args[i], loop_of, n, false);
+    return loops;
 }
 
-int ir_read_across(Program *p, Ref r, bool define)
+static unsigned element_inner_loops(Program *p, Ref r, bool define)
 {
     int n = V(p, r)->shape.ndim, loop_of[NPX_MAX_RANK];
     for (int a = 0; a < n; a++)
         loop_of[a] = a;
-    return n >= 2 ? read_across(p, r, loop_of, n, define) : -1;
+    return n >= 2 ? inner_loops(p, r, loop_of, n, define) : 0;
+}
+
+int ir_read_across(Program *p, Ref r, bool define)
+{
+    unsigned loops = element_inner_loops(p, r, define);
+    for (int k = 0; k < V(p, r)->shape.ndim - 1; k++)
+        if (loops >> k & 1)
+            return k;
+    return -1;
+}
+
+/* r reduces all of an element computed in its loop, in any order (not
+ * argmax, whose order is its result), outside a row group */
+static bool reduces_whole_element(const Program *p, const Value *v)
+{
+    if (v->kind != IR_REDUCE)
+        return false;
+    const Value *a = &p->vals[v->args[0]];
+    return v->axes == (1u << a->shape.ndim) - 1 && v->red != RED_argmax && v->red != RED_argmin &&
+           !a->materialize && !p->stmts[v->stmt].group;
+}
+
+int ir_swapped_axis(Program *p, Ref r)
+{
+    const Value *v = V(p, r);
+    if (!reduces_whole_element(p, v))
+        return -1;
+    unsigned loops = element_inner_loops(p, v->args[0], true);
+    for (int k = 0; k < V(p, v->args[0])->shape.ndim - 1; k++)
+        if (loops == 1u << k)
+            return k;
+    return -1;
 }
 
 int ir_tiled_axis(Program *p, Ref r)
 {
     const Value *v = V(p, r);
+    if (v->kind == IR_REDUCE)
+        return reduces_whole_element(p, v) && ir_swapped_axis(p, r) < 0 ? ir_tiled_axis(p, v->args[0]) : -1;
     int k = p->stmts[v->stmt].group ? -1 : ir_read_across(p, r, true);
     return k >= 0 && v->shape.d[k] != 1 && v->shape.d[v->shape.ndim - 1] != 1 ? k : -1;
 }

@@ -390,8 +390,17 @@ bool ir_contiguous_block(const Program *p, const Value *v);
 int ir_read_across(Program *p, Ref r, bool define);
 /* For elementwise value r outside a row group, that ir_read_across: the
  * axis whose loop goes in tiles (NPX_TILE) with the last one's on the C
- * target, so that each cache line read is used whole; -1: none. */
+ * target, so that each cache line read is used whole; -1: none. For a
+ * reduction of all of an element computed in its loop (np.abs(A - A.T).max(),
+ * not argmax, whose order is its result), that element's, unless its loops
+ * swap instead (ir_swapped_axis): the reduced loops go in tiles. */
 int ir_tiled_axis(Program *p, Ref r);
+/* For reduction r of all of an element computed in its loop, whose reads
+ * of arrays all run across their rows on one loop axis (np.abs(A.T).max()):
+ * that axis, whose loop and the last one's swap places, so that every read
+ * runs along its array's rows (the order of a max, any or sum is free; a
+ * sum's rounding changes within its error bound); -1: none. */
+int ir_swapped_axis(Program *p, Ref r);
 /* How many axes of matrix product v come from the stacks (the axes before
  * its matrix or vector ones). */
 static inline int matmul_stack_ndim(const Program *p, const Value *v)

@@ -35,6 +35,24 @@ program() {
     ! grep -q 'i0_tile' "$BATS_TEST_TMPDIR/p.cu"
 }
 
+@test "a whole reduction of an element read across rows: loops swapped when all its reads are, else tiles; argmax neither" {
+    program $'input A: f64[N, N]\noutput d, s, at, m\nd = np.abs(A - A.T).max()\ns = (A * A.T).sum(axis=1)\nat = np.argmax(A - A.T)\nm = np.abs(A.T).max()'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    grep -A1 -F 'NPX_IF_LARGE(N * N, NPX_PARALLEL_MAXIMUM,' "$BATS_TEST_TMPDIR/p.c" |
+        grep -qF 'for (int64_t i0_tile = 0; i0_tile < N; i0_tile += NPX_TILE) {'
+    grep -B1 -F 'for (int64_t i1 = i1_tile; i1 < NPX_BLOCK_END(i1_tile, N, NPX_TILE); i1++) {' "$BATS_TEST_TMPDIR/p.c" |
+        grep -qF 'NPX_SIMD_MAX'
+    [ "$(grep -c 'i0_tile = 0' "$BATS_TEST_TMPDIR/p.c")" -eq 1 ]      # not s (one axis) nor at (the first index)
+    sed -n '/line 6: m = /,/elem = /p' "$BATS_TEST_TMPDIR/p.c" | tr -d ' ' | tr '\n' ' ' |
+        grep -qF 'for(int64_ti1=0;i1<N;i1++){ NPX_SIMD_MAX for(int64_ti0=0;i0<N;i0++){ constdoubleelem=fabs(A[i1*N+i0]);'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: max -> d f64 (fused: absolute, subtract, transpose), in tiles of 32 x 32: it reads an array across its rows' \
+        <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'in tiles' <<<"$NPX_OUTPUT")" -eq 1 ]
+    grep -qF 'loop: max -> m f64 (fused: absolute, transpose), its loops swapped: it reads its arrays along their rows' \
+        <<<"$NPX_OUTPUT"
+}
+
 @test "an elementwise chain is one loop with no temporaries" {
     explain "$NPX_ROOT/bench/arith.npx"
     grep -qF 'loop: subtract -> y f32[N] (fused: multiply, add, multiply, true_divide, add)' <<<"$NPX_OUTPUT"
