@@ -291,7 +291,7 @@ static void emit_arg_chunks(Emitter *e, bool max, npx_dtype t, const char *i, co
     emit_line(e, "/* NPX_ARG_CHUNK elements at a time: their %s first, then, if it wins, where it is */",
               max ? "largest" : "smallest");
     emit_open(e, "for (int64_t lo = 0; lo < %s; lo += NPX_ARG_CHUNK)", len);
-    emit_line(e, "const int64_t hi = %s - lo < NPX_ARG_CHUNK ? %s : lo + NPX_ARG_CHUNK;", len, len);
+    emit_line(e, "const int64_t hi = NPX_BLOCK_END(lo, %s, NPX_ARG_CHUNK);", len);
     if (!stored)
         emit_line(e, "%s chunk_elem[NPX_ARG_CHUNK];", ct);
     emit_line(e, "%s chunk_best = %s;", t == NPX_BOOL ? "int" : ct, worst);
