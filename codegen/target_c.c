@@ -538,14 +538,18 @@ static void fold_float_rows(Emitter *e, const char *elem, const char *cols, cons
  * the same result each time. A matrix whose element reads an array across
  * its rows (X.T) is stored the other way round: its reduction over the
  * second axis goes this way (X.T.sum(axis=1), X's columns), over the first
- * the shared loops' way, along X's rows. Other reductions take the shared
+ * the shared loops' way, along X's rows. One that reads both ways
+ * (np.abs(A - A.T).max(axis=0)) goes this way over either axis: the shared
+ * loops would read one of its arrays down its columns, a cache line per
+ * element; here each line serves 8 rows. Other reductions take the shared
  * loops. */
 static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 {
     const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
     int red = v->axes == 1u ? 0 : 1, kept = 1 - red;   /* the axis reduced, and the one kept */
-    if (rp->arg || a->shape.ndim != 2 || (v->axes != 1u && v->axes != 2u) ||
-        (red == 0) == (ir_read_across(e->p, v->args[0], false) == 0)) {
+    bool across = a->shape.ndim == 2 && ir_read_across(e->p, v->args[0], false) == 0;
+    bool shared = across ? red == 0 && !ir_reads_along(e->p, v->args[0]) : red == 1;
+    if (rp->arg || a->shape.ndim != 2 || (v->axes != 1u && v->axes != 2u) || shared) {
         emit_reduce_loops(e, r, rp);
         return;
     }

@@ -222,6 +222,12 @@ int ir_read_across(Program *p, Ref r, bool define)
     return -1;
 }
 
+bool ir_reads_along(Program *p, Ref r)
+{
+    int n = V(p, r)->shape.ndim;
+    return n >= 2 && (element_inner_loops(p, r, false) >> (n - 1) & 1);
+}
+
 /* r reduces all of an element computed in its loop, in any order (not
  * argmax, whose order is its result), outside a row group */
 static bool reduces_whole_element(const Program *p, const Value *v)

@@ -388,6 +388,10 @@ bool ir_contiguous_block(const Program *p, const Value *v);
  * in order reads a new cache line of that array at every step. -1 when
  * there is none. define: r's definition (r itself is stored in order). */
 int ir_read_across(Program *p, Ref r, bool define);
+/* Does value r's element (r itself if stored) read an array along its rows
+ * in r's last loop? With ir_read_across, an element that reads both ways
+ * (A - A.T): no loop order runs along every array it reads. */
+bool ir_reads_along(Program *p, Ref r);
 /* For elementwise value r outside a row group, that ir_read_across: the
  * axis whose loop goes in tiles (NPX_TILE) with the last one's on the C
  * target, so that each cache line read is used whole; -1: none. For a

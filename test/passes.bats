@@ -35,6 +35,14 @@ program() {
     ! grep -q 'i0_tile' "$BATS_TEST_TMPDIR/p.cu"
 }
 
+@test "a reduction over one axis of an element read both ways (A - A.T) goes 8 rows at a time, over either axis" {
+    program $'input A: f64[N, N]\noutput c0, c1\nc0 = np.abs(A - A.T).max(axis=0)\nc1 = np.abs(A - A.T).max(axis=1)'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    [ "$(grep -c 'for (int64_t ib = 0; ib < N - N % 8; ib += 8) {' "$BATS_TEST_TMPDIR/p.c")" -eq 2 ]
+    grep -qF 'const double elem = fabs(A[i0 * N + j] - A[j * N + i0]);' "$BATS_TEST_TMPDIR/p.c"   # c0
+    grep -qF 'const double elem = fabs(A[j * N + i0] - A[i0 * N + j]);' "$BATS_TEST_TMPDIR/p.c"   # c1
+}
+
 @test "a whole reduction of an element read across rows: loops swapped when all its reads are, else tiles; argmax neither" {
     program $'input A: f64[N, N]\noutput d, s, at, m\nd = np.abs(A - A.T).max()\ns = (A * A.T).sum(axis=1)\nat = np.argmax(A - A.T)\nm = np.abs(A.T).max()'
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
