@@ -530,38 +530,30 @@ static void fold_float_rows(Emitter *e, const char *elem, const char *cols, cons
     emit_close(e, NULL);
 }
 
-/* A reduction over the first axis of a matrix (x.sum(axis=0)): each thread
- * streams its share of the rows in memory order, 8 rows at a time into its
- * own row of accumulators (a loop over the columns that vectorizes, with one
- * load and store of an accumulator per 8 elements); the last rows are added
- * after, and the threads' rows combined in thread order, so that a run gives
- * the same result each time. A matrix whose element reads an array across
- * its rows (X.T) is stored the other way round: its reduction over the
- * second axis goes this way (X.T.sum(axis=1), X's columns), over the first
- * the shared loops' way, along X's rows. One that reads both ways
- * (np.abs(A - A.T).max(axis=0)) goes this way over either axis: the shared
- * loops would read one of its arrays down its columns, a cache line per
- * element; here each line serves 8 rows. Other reductions take the shared
- * loops. */
+/* A reduction that goes in row blocks (ir_row_blocks: x.sum(axis=0),
+ * X.T.sum(axis=1), np.abs(A - A.T).max()): each thread streams its share of
+ * the rows in memory order, 8 rows at a time into its own row of
+ * accumulators (a loop over the columns that vectorizes, with one load and
+ * store of an accumulator per 8 elements); the last rows are added after,
+ * and the threads' rows combined in thread order, so that a run gives the
+ * same result each time: into each column's result, or, for a reduction of
+ * all of it, into one. A matrix whose element reads an array across its rows
+ * (X.T) is stored the other way round: its rows are the array's columns.
+ * Other reductions take the shared loops. */
 static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 {
-    const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
-    int red = v->axes == 1u ? 0 : 1, kept = 1 - red;   /* the axis reduced, and the one kept */
-    bool across = a->shape.ndim == 2 && ir_read_across(e->p, v->args[0], false) == 0;
-    bool shared = across ? red == 0 && !ir_reads_along(e->p, v->args[0]) : red == 1;
-    if (rp->arg || a->shape.ndim != 2 || (v->axes != 1u && v->axes != 2u) || shared) {
+    if (!ir_row_blocks(e->p, r)) {
         emit_reduce_loops(e, r, rp);
         return;
     }
+    const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
+    int red = v->axes == 2u ? 1 : 0, kept = 1 - red;   /* the axis folded, and the one kept */
     const char *acc_t = dtype_ctype(rp->code.acc), *cols = cx_dim(e, a->shape.d[kept]),
                *rows = cx_dim(e, a->shape.d[red]);
-    const char *idx[2], *out_idx[2] = { "j", "j" };
+    const char *idx[2];
     idx[red] = "i0";
     idx[kept] = "j";
-    if (v->keepdims)
-        out_idx[red] = "0";
     const char *elem = cx_value(e, v->args[0], idx, rp->code.acc);
-    const char *out = cx_load(e, r, cx_flat(e, &v->shape, out_idx));
     const char *whole = arena_printf(e->p->arena, "%s - %s %% 8", rows, rows);
     emit_block(e);
     emit_line(e, "const int parts = NPX_MAX_THREADS;");
@@ -581,14 +573,26 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     emit_close(e, NULL);
     emit_parallel_close(e);
     fold_rows(e, rp, elem, cols, whole, rows, "accs");
-    emit_open(e, "for (int64_t j = 0; j < %s; j++)", cols);
-    emit_line(e, "%s acc = accs[j];", acc_t);
-    emit_open(e, "for (int part = 1; part < parts; part++)");
-    emit_line(e, "const %s elem = accs[part * %s + j];", acc_t, cols);
-    emit_line(e, "%s", rp->code.step);
-    emit_close(e, NULL);
-    emit_line(e, "%s = %s;", out, reduce_result(e, r, rp, "acc"));
-    emit_close(e, NULL);
+    if (rp->kept.ndim == 0) {
+        emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
+        emit_open(e, "for (int64_t j = 0; j < parts * %s; j++)", cols);
+        emit_line(e, "const %s elem = accs[j];", acc_t);
+        emit_line(e, "%s", rp->code.step);
+        emit_close(e, NULL);
+        emit_line(e, "%s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
+    } else {
+        const char *out_idx[2] = { "j", "j" };
+        if (v->keepdims)
+            out_idx[red] = "0";
+        emit_open(e, "for (int64_t j = 0; j < %s; j++)", cols);
+        emit_line(e, "%s acc = accs[j];", acc_t);
+        emit_open(e, "for (int part = 1; part < parts; part++)");
+        emit_line(e, "const %s elem = accs[part * %s + j];", acc_t, cols);
+        emit_line(e, "%s", rp->code.step);
+        emit_close(e, NULL);
+        emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &v->shape, out_idx)), reduce_result(e, r, rp, "acc"));
+        emit_close(e, NULL);
+    }
     emit_line(e, "npx_free(accs);");
     emit_close(e, NULL);
 }

@@ -91,6 +91,8 @@ static const char *loop_order(Program *p, Ref r)
         return "";
     if (ir_tiled_axis(p, r) >= 0)
         return arena_printf(p->arena, ", in tiles of %d x %d: it reads an array across its rows", NPX_TILE, NPX_TILE);
+    if (ir_row_blocks(p, r))
+        return ", 8 rows at a time: each thread folds its rows into its own accumulators";
     if (ir_swapped_axis(p, r) >= 0)
         return ", its loops swapped: it reads its arrays along their rows";
     return "";

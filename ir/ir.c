@@ -213,19 +213,15 @@ static unsigned element_inner_loops(Program *p, Ref r, bool define)
     return n >= 2 ? inner_loops(p, r, loop_of, n, define) : 0;
 }
 
-int ir_read_across(Program *p, Ref r, bool define)
+/* The axis of value r whose loop reads an array across its rows (ir.h's
+ * ir_tiled_axis), -1: none */
+static int read_across(Program *p, Ref r, bool define)
 {
     unsigned loops = element_inner_loops(p, r, define);
     for (int k = 0; k < V(p, r)->shape.ndim - 1; k++)
         if (loops >> k & 1)
             return k;
     return -1;
-}
-
-bool ir_reads_along(Program *p, Ref r)
-{
-    int n = V(p, r)->shape.ndim;
-    return n >= 2 && (element_inner_loops(p, r, false) >> (n - 1) & 1);
 }
 
 /* r reduces all of an element computed in its loop, in any order (not
@@ -251,12 +247,28 @@ int ir_swapped_axis(Program *p, Ref r)
     return -1;
 }
 
+bool ir_row_blocks(Program *p, Ref r)
+{
+    const Value *v = V(p, r);
+    if (v->kind != IR_REDUCE || v->red == RED_argmax || v->red == RED_argmin || V(p, v->args[0])->shape.ndim != 2)
+        return false;
+    unsigned loops = element_inner_loops(p, v->args[0], false);
+    bool across = loops & 1, along = loops >> 1 & 1;
+    if (v->axes == 1u)
+        return !across || along;
+    if (v->axes == 2u)
+        return across;
+    return reduces_whole_element(p, v) && across && along;
+}
+
 int ir_tiled_axis(Program *p, Ref r)
 {
     const Value *v = V(p, r);
     if (v->kind == IR_REDUCE)
-        return reduces_whole_element(p, v) && ir_swapped_axis(p, r) < 0 ? ir_tiled_axis(p, v->args[0]) : -1;
-    int k = p->stmts[v->stmt].group ? -1 : ir_read_across(p, r, true);
+        return reduces_whole_element(p, v) && ir_swapped_axis(p, r) < 0 && !ir_row_blocks(p, r)
+                   ? ir_tiled_axis(p, v->args[0])
+                   : -1;
+    int k = p->stmts[v->stmt].group ? -1 : read_across(p, r, true);
     return k >= 0 && v->shape.d[k] != 1 && v->shape.d[v->shape.ndim - 1] != 1 ? k : -1;
 }
 

@@ -382,22 +382,26 @@ bool ir_ufunc_at_adds(const Value *u);
  * its elements are those of args[0] from one offset on, so a GEMM can read
  * them there instead of from a copy? */
 bool ir_contiguous_block(const Program *p, const Value *v);
-/* The axis of value r whose index runs along the contiguous last axis of an
- * array that r's element reads through transposes (X.T * 2.0,
- * t.transpose(2, 0, 1) - u), when that is not r's last axis: a loop over r
- * in order reads a new cache line of that array at every step. -1 when
- * there is none. define: r's definition (r itself is stored in order). */
-int ir_read_across(Program *p, Ref r, bool define);
-/* Does value r's element (r itself if stored) read an array along its rows
- * in r's last loop? With ir_read_across, an element that reads both ways
- * (A - A.T): no loop order runs along every array it reads. */
-bool ir_reads_along(Program *p, Ref r);
-/* For elementwise value r outside a row group, that ir_read_across: the
- * axis whose loop goes in tiles (NPX_TILE) with the last one's on the C
- * target, so that each cache line read is used whole; -1: none. For a
- * reduction of all of an element computed in its loop (np.abs(A - A.T).max(),
- * not argmax, whose order is its result), that element's, unless its loops
- * swap instead (ir_swapped_axis): the reduced loops go in tiles. */
+/* For reduction r on the C target: does it go 8 rows at a time, each thread
+ * folding its rows into its own row of accumulators (target_c.c's c_reduce)?
+ * A matrix's reduction over its first axis (x.sum(axis=0)), unless its
+ * element reads an array across its rows (X.T) and not along them; over its
+ * second axis when it does (X.T.sum(axis=1), X's column sums); and over both
+ * axes, or either, when its element, computed in the loop, reads arrays both
+ * ways (np.abs(A - A.T).max()): no loop order reads both along their rows,
+ * and here each cache line read across serves 8 rows. Not argmax or argmin,
+ * whose order is their result. */
+bool ir_row_blocks(Program *p, Ref r);
+/* For elementwise value r outside a row group: the axis whose index runs
+ * along the contiguous last axis of an array that r's element reads through
+ * transposes (X.T * 2.0, t.transpose(2, 0, 1) - u), when that is not r's
+ * last axis (a loop over r in order would read a new cache line of that
+ * array at every step); that axis's loop goes in tiles (NPX_TILE) with the
+ * last one's on the C target, so that each cache line read is used whole;
+ * -1: none. For a reduction of all of an element computed in its loop (not
+ * argmax, whose order is its result), that element's, unless its loops swap
+ * (ir_swapped_axis) or it goes in row blocks (ir_row_blocks) instead: the
+ * reduced loops go in tiles (np.abs(t - t.transpose(0, 2, 1)).max()). */
 int ir_tiled_axis(Program *p, Ref r);
 /* For reduction r of all of an element computed in its loop, whose reads
  * of arrays all run across their rows on one loop axis (np.abs(A.T).max()):

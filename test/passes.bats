@@ -43,20 +43,26 @@ program() {
     grep -qF 'const double elem = fabs(A[j * N + i0] - A[i0 * N + j]);' "$BATS_TEST_TMPDIR/p.c"   # c1
 }
 
-@test "a whole reduction of an element read across rows: loops swapped when all its reads are, else tiles; argmax neither" {
-    program $'input A: f64[N, N]\noutput d, s, at, m\nd = np.abs(A - A.T).max()\ns = (A * A.T).sum(axis=1)\nat = np.argmax(A - A.T)\nm = np.abs(A.T).max()'
+@test "a whole reduction of an element read across rows: loops swapped when all its reads are, a matrix read both ways 8 rows at a time, else tiles; argmax neither" {
+    program $'input A: f64[N, N]\ninput t: f64[B, N, N]\noutput d, s, at, m, c\nd = np.abs(A - A.T).max()\ns = (A * A.T).sum(axis=1)\nat = np.argmax(A - A.T)\nm = np.abs(A.T).max()\nc = np.abs(t - t.transpose(0, 2, 1)).max()'
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
-    grep -A1 -F 'NPX_IF_LARGE(N * N, NPX_PARALLEL_MAXIMUM,' "$BATS_TEST_TMPDIR/p.c" |
-        grep -qF 'for (int64_t i0_tile = 0; i0_tile < N; i0_tile += NPX_TILE) {'
-    grep -B1 -F 'for (int64_t i1 = i1_tile; i1 < NPX_BLOCK_END(i1_tile, N, NPX_TILE); i1++) {' "$BATS_TEST_TMPDIR/p.c" |
+    sed -n '/line 4: d = /,/line 5: /p' "$BATS_TEST_TMPDIR/p.c" | grep -qF 'for (int64_t ib = 0; ib < N - N % 8; ib += 8) {'
+    sed -n '/line 4: d = /,/line 5: /p' "$BATS_TEST_TMPDIR/p.c" | grep -qF 'const double elem = fabs(A[i0 * N + j] - A[j * N + i0]);'
+    sed -n '/line 4: d = /,/line 5: /p' "$BATS_TEST_TMPDIR/p.c" | grep -qF 'for (int64_t j = 0; j < parts * N; j++) {'
+    sed -n '/line 8: c = /,$p' "$BATS_TEST_TMPDIR/p.c" | grep -A2 -F 'NPX_IF_LARGE(B * N * N, NPX_PARALLEL_MAXIMUM,' |
+        grep -qF 'for (int64_t i1_tile = 0; i1_tile < N; i1_tile += NPX_TILE) {'
+    grep -B1 -F 'for (int64_t i2 = i2_tile; i2 < NPX_BLOCK_END(i2_tile, N, NPX_TILE); i2++) {' "$BATS_TEST_TMPDIR/p.c" |
         grep -qF 'NPX_SIMD_MAX'
-    [ "$(grep -c 'i0_tile = 0' "$BATS_TEST_TMPDIR/p.c")" -eq 1 ]      # not s (one axis) nor at (the first index)
-    sed -n '/line 6: m = /,/elem = /p' "$BATS_TEST_TMPDIR/p.c" | tr -d ' ' | tr '\n' ' ' |
+    [ "$(grep -c '_tile = 0' "$BATS_TEST_TMPDIR/p.c")" -eq 2 ]      # c's two: not d, s (blocks) nor at (the first index)
+    sed -n '/line 7: m = /,/elem = /p' "$BATS_TEST_TMPDIR/p.c" | tr -d ' ' | tr '\n' ' ' |
         grep -qF 'for(int64_ti1=0;i1<N;i1++){ NPX_SIMD_MAX for(int64_ti0=0;i0<N;i0++){ constdoubleelem=fabs(A[i1*N+i0]);'
     explain "$BATS_TEST_TMPDIR/p.npx"
-    grep -qF 'loop: max -> d f64 (fused: absolute, subtract, transpose), in tiles of 32 x 32: it reads an array across its rows' \
+    grep -qF 'loop: max -> d f64 (fused: absolute, subtract, transpose), 8 rows at a time' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: sum -> s f64[N] (fused: multiply, transpose), 8 rows at a time' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: max -> c f64 (fused: absolute, subtract, transpose), in tiles of 32 x 32: it reads an array across its rows' \
         <<<"$NPX_OUTPUT"
     [ "$(grep -c 'in tiles' <<<"$NPX_OUTPUT")" -eq 1 ]
+    [ "$(grep -c 'rows at a time' <<<"$NPX_OUTPUT")" -eq 2 ]
     grep -qF 'loop: max -> m f64 (fused: absolute, transpose), its loops swapped: it reads its arrays along their rows' \
         <<<"$NPX_OUTPUT"
 }
