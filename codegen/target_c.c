@@ -130,11 +130,15 @@ static void c_prologue(Emitter *e)
     emit_vector_math(e);
     if (e->p->blas) {
         emit_line(e, "/* CBLAS (--blas): link with -lopenblas or -lblas */");
-        emit_line(e, "enum { NPX_CBLAS_ROW_MAJOR = 101, NPX_CBLAS_NO_TRANS = 111, NPX_CBLAS_TRANS = 112 };");
+        emit_line(e, "enum { NPX_CBLAS_ROW_MAJOR = 101, NPX_CBLAS_NO_TRANS = 111, NPX_CBLAS_TRANS = 112, NPX_CBLAS_UPPER = 121 };");
         emit_line(e, "void cblas_sgemm(int order, int ta, int tb, int m, int n, int k, float alpha, const float *a, int lda,");
         emit_line(e, "                 const float *b, int ldb, float beta, float *c, int ldc);");
         emit_line(e, "void cblas_dgemm(int order, int ta, int tb, int m, int n, int k, double alpha, const double *a, int lda,");
         emit_line(e, "                 const double *b, int ldb, double beta, double *c, int ldc);");
+        emit_line(e, "void cblas_ssyrk(int order, int uplo, int trans, int n, int k, float alpha, const float *a, int lda,");
+        emit_line(e, "                 float beta, float *c, int ldc);");
+        emit_line(e, "void cblas_dsyrk(int order, int uplo, int trans, int n, int k, double alpha, const double *a, int lda,");
+        emit_line(e, "                 double beta, double *c, int ldc);");
         emit_blank(e);
     }
 }
@@ -423,7 +427,9 @@ static const char *matrix_ptr(Emitter *e, const char *base, const char *stride)
 }
 
 /* --blas: cblas_sgemm or cblas_dgemm, row-major, transposes as CblasTrans;
- * else the runtime's blocked npx_gemm_f32 or _f64 (runtime/gemm.c) for
+ * a matrix times its own transpose (ir_gemm_gram: x.T @ x) cblas_ssyrk or
+ * cblas_dsyrk, half the work, its lower triangle then copied from the upper
+ * one (NumPy's matmul does the same); else the runtime's blocked npx_gemm_f32 or _f64 (runtime/gemm.c) for
  * matrices (a vector has too little work to block). A stack of matrices is
  * a loop over it, each product parallel inside. */
 static bool c_gemm(Emitter *e, Ref r)
@@ -448,11 +454,16 @@ static bool c_gemm(Emitter *e, Ref r)
     const char *pb = matrix_ptr(e, gemm_start(e, data_ptr(e, b.stored), &b), b.stride);
     const char *lda = a.transposed ? a.rows : a.cols, *ldb = b.transposed ? b.rows : b.cols;
     const char *alpha = cx_literal(e, v->scale, 0, true, v->dtype);
-    if (e->p->blas)
+    const char *trans_a = a.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS";
+    if (e->p->blas && ir_gemm_gram(g)) {
+        emit_line(e, "cblas_%ssyrk(NPX_CBLAS_ROW_MAJOR, NPX_CBLAS_UPPER, %s, (int)%s, (int)%s, %s, %s, npx_blas_ld(%s), 0, "
+                     "%s, npx_blas_ld(%s));",
+                  v->dtype == NPX_F32 ? "s" : "d", trans_a, a.rows, a.cols, alpha, pa, lda, c, b.cols);
+        emit_line(e, "npx_mirror_upper_%s(%s, %s, %s);", dtype_name(v->dtype), c, a.rows, b.cols);
+    } else if (e->p->blas)
         emit_line(e, "cblas_%sgemm(NPX_CBLAS_ROW_MAJOR, %s, %s, (int)%s, (int)%s, (int)%s, %s, %s, npx_blas_ld(%s), %s, "
                      "npx_blas_ld(%s), 0, %s, npx_blas_ld(%s));",
-                  v->dtype == NPX_F32 ? "s" : "d", a.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS",
-                  b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols, alpha, pa, lda, pb,
+                  v->dtype == NPX_F32 ? "s" : "d", trans_a, b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols, alpha, pa, lda, pb,
                   ldb, c, b.cols);
     else
         emit_line(e, "npx_gemm_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", dtype_name(v->dtype),

@@ -103,14 +103,16 @@ static const char *loop_order(Program *p, Ref r)
 static void explain_gemm(FILE *out, Program *p, Ref r, const IrGemmOperand g[2])
 {
     const Value *v = V(p, r);
-    bool f32 = v->dtype == NPX_F32, stack = matmul_stack_ndim(p, v) > 0;
+    bool f32 = v->dtype == NPX_F32, stack = matmul_stack_ndim(p, v) > 0, gram = !p->cuda && ir_gemm_gram(g);
     if (p->cuda)
         fprintf(out, "cublas%sgemm%s(", f32 ? "S" : "D", stack ? "StridedBatched" : "");
+    else if (p->blas && gram)
+        fprintf(out, "cblas_%ssyrk(", f32 ? "s" : "d");
     else if (p->blas)
         fprintf(out, "cblas_%sgemm(", f32 ? "s" : "d");
     else
         fprintf(out, "npx_gemm_%s(", dtype_name(v->dtype));
-    for (int side = 0; side < 2; side++) {
+    for (int side = 0; side < (p->blas && gram ? 1 : 2); side++) {
         const IrGemmOperand *o = &g[side];
         fprintf(out, "%s%s%s%s", side ? ", " : "", o->block ? "a block of " : "", V(p, o->stored)->cname,
                 o->block ? " in place" : o->transposed ? " transposed" : "");
@@ -120,6 +122,9 @@ static void explain_gemm(FILE *out, Program *p, Ref r, const IrGemmOperand g[2])
     fprintf(out, ")%s", stack && !p->cuda ? " once for each matrix of the stack" : "");
     if (v->scale != 1)
         fprintf(out, ", times %.9g in the call", v->scale);
+    if (gram)
+        fprintf(out, ", %s", p->blas ? "its upper triangle, the lower one copied from it"
+                                    : "when large the tiles on and above the diagonal, the rest copied from them");
 }
 
 void ir_explain(FILE *out, Program *p)

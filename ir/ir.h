@@ -429,6 +429,14 @@ typedef struct {
  * matrices, not a vector), rather than loops? If so, g[side] says how the
  * call reads each operand. */
 bool ir_gemm(const Program *p, Ref m, IrGemmOperand g[2]);
+/* Is the product of GEMM operands g a matrix times its own transpose (x.T @
+ * x, x @ x.T, np.cov)? It is symmetric: BLAS's syrk computes one triangle,
+ * the runtime's npx_gemm the tiles on and above the diagonal (it sees the
+ * same by itself), each copying the rest. */
+static inline bool ir_gemm_gram(const IrGemmOperand g[2])
+{
+    return g[0].stored == g[1].stored && g[0].block == g[1].block && g[0].transposed != g[1].transposed;
+}
 /* NumPy's error for reduction red of nothing; NULL when it has an identity */
 const char *empty_reduction_error(Reduction red);
 

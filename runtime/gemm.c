@@ -19,13 +19,28 @@
  * thread (NPX_GEMM_PARALLEL_MIN): a time loop of small products (an RNN of
  * 8 units over 4 sequences) spent 90% of its time starting the threads.
  *
- * Other compilers (and -DNPX_PLAIN_GEMM) get plain loops. Also npx_blas_ld,
- * for BLAS calls.
+ * Other compilers (and -DNPX_PLAIN_GEMM) get plain loops. Also npx_blas_ld
+ * and npx_mirror_upper, for BLAS calls.
  */
 #include <string.h>
 #include "npx_rt.h"
 
 int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 1; }
+
+#ifndef __CUDACC__
+/* row by row: row i reads column i of the upper triangle, whose cache lines
+ * serve row i + 1 too */
+#define NPX_MIRROR_UPPER(T, s)                                                                                 \
+    void npx_mirror_upper_##s(T *c, int64_t n, int64_t ldc)                                                    \
+    {                                                                                                          \
+        for (int64_t i = 1; i < n; i++)                                                                        \
+            for (int64_t j = 0; j < i; j++)                                                                    \
+                c[i * ldc + j] = c[j * ldc + i];                                                               \
+    }
+NPX_MIRROR_UPPER(float, f32)
+NPX_MIRROR_UPPER(double, f64)
+#undef NPX_MIRROR_UPPER
+#endif
 
 #if defined(__GNUC__) && !defined(__CUDACC__) && !defined(NPX_PLAIN_GEMM)
 #ifdef _OPENMP

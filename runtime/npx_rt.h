@@ -195,6 +195,10 @@ NPX_RT void npx_gemm_f32(bool ta, bool tb, int64_t m, int64_t n, int64_t k, floa
                          const float *b, int64_t ldb, float *c, int64_t ldc);
 NPX_RT void npx_gemm_f64(bool ta, bool tb, int64_t m, int64_t n, int64_t k, double alpha, const double *a, int64_t lda,
                          const double *b, int64_t ldb, double *c, int64_t ldc);
+/* gemm.c: the lower triangle of n x n c (rows ldc apart) copied from the
+ * upper one, after BLAS's syrk */
+NPX_RT void npx_mirror_upper_f32(float *c, int64_t n, int64_t ldc);
+NPX_RT void npx_mirror_upper_f64(double *c, int64_t n, int64_t ldc);
 /* sort.c: np.sort (npx_sort_T: the values) and np.argsort (npx_argsort_T:
  * where each came from) of every lane of x, an array of shape (outer, n,
  * inner) sorted along its middle axis, into out of the same shape. */

@@ -41,6 +41,22 @@ blas_check() {
     grep -q 'cblas_sgemm(.*, a + i \* M \* K, npx_blas_ld(K), one, ' "$BATS_TEST_TMPDIR/prog.c"
 }
 
+@test "a matrix times its own transpose goes to CBLAS's syrk, the lower triangle copied, and matches NumPy" {
+    blas_check "$NPX_ROOT/test/programs/gemm_blocks.npx"
+    local c=$BATS_TEST_TMPDIR/prog.c
+    grep -qF 'cblas_ssyrk(NPX_CBLAS_ROW_MAJOR, NPX_CBLAS_UPPER, NPX_CBLAS_TRANS, (int)K, (int)M, 1.0f, a, npx_blas_ld(K), 0, gram, ' "$c"
+    grep -qF 'cblas_ssyrk(NPX_CBLAS_ROW_MAJOR, NPX_CBLAS_UPPER, NPX_CBLAS_TRANS, (int)M, (int)K, 0.5f, at_2, ' "$c"
+    grep -qF 'cblas_dsyrk(NPX_CBLAS_ROW_MAJOR, NPX_CBLAS_UPPER, NPX_CBLAS_NO_TRANS, (int)M, (int)K, 1.0, d, npx_blas_ld(K), ' "$c"
+    [ "$(grep -c '^ *npx_mirror_upper_f[0-9]*(' "$c")" -eq 3 ]
+    blas_check "$NPX_ROOT/test/programs/matmul_stacked.npx"
+    [ "$(grep -c '^ *npx_mirror_upper_f[0-9]*(' "$BATS_TEST_TMPDIR/prog.c")" -eq 2 ]
+    blas_check "$NPX_ROOT/test/programs/gemm_views.npx"      # x[T - 1].T @ x[1]: two blocks, a GEMM
+    ! grep -q 'syrk(NPX' "$BATS_TEST_TMPDIR/prog.c"
+    npx_exec "npxc --explain --blas" "$NPXC" --explain --blas "$NPX_ROOT/test/programs/gemm_blocks.npx"
+    grep -qF 'call: matmul -> gram f32[K, K]: cblas_ssyrk(a transposed), its upper triangle, the lower one copied from it' \
+        <<<"$NPX_OUTPUT"
+}
+
 @test "products across block edges, and one with an empty shared dimension, through CBLAS match NumPy" {
     blas_check "$NPX_ROOT/test/programs/gemm_blocks.npx"
 }
