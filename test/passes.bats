@@ -257,10 +257,11 @@ program() {
     program $'input a: f32[M, K]\ninput v: f32[K]\noutput y, z\ny = a @ v\nz = a.T @ a'
     explain "$BATS_TEST_TMPDIR/p.npx"
     grep -qF 'loop: matmul -> y f32[M]' <<<"$NPX_OUTPUT"
-    grep -qF 'call: matmul -> z f32[K, K]: npx_gemm_f32(a transposed, a)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> z f32[K, K]: npx_gemm_f32(a transposed, a), when large the tiles on and above the diagonal' \
+        <<<"$NPX_OUTPUT"
     explain "$BATS_TEST_TMPDIR/p.npx" --blas
     grep -qF 'call: matmul -> y f32[M]: cblas_sgemm(a, v)' <<<"$NPX_OUTPUT"
-    grep -qF 'call: matmul -> z f32[K, K]: cblas_sgemm(a transposed, a)' <<<"$NPX_OUTPUT"
+    grep -qF 'call: matmul -> z f32[K, K]: cblas_ssyrk(a transposed), its upper triangle, the lower one copied' <<<"$NPX_OUTPUT"
     ! grep -qF 'loop:' <<<"$NPX_OUTPUT"
 }
 
