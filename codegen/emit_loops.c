@@ -523,8 +523,9 @@ void emit_matmul_loops(Emitter *e, Ref r)
     e->t->declare(e, v, false);
     const Shape summed = { 1, { a->shape.d[a->shape.ndim - 1] } };
     e->t->open_nest(e, v->cname, v->shape.d, oi, v->shape.ndim, &summed);
-    const char *x = cx_value(e, v->args[0], matmul_operand_idx(e, r, 0, oi), acc);
-    const char *y = cx_value(e, v->args[1], matmul_operand_idx(e, r, 1, oi), acc);
+    /* (an operand computed here may be a sum: np.arange(1, 2, 0.125) is 1.0 + p * 0.125) */
+    const char *x = cx_paren(e, cx_value(e, v->args[0], matmul_operand_idx(e, r, 0, oi), acc));
+    const char *y = cx_paren(e, cx_value(e, v->args[1], matmul_operand_idx(e, r, 1, oi), acc));
     emit_line(e, "%s acc = %s;", dtype_ctype(acc), acc == NPX_BOOL ? "false" : "0");
     if (acc == NPX_F64)
         emit_line(e, "NPX_SIMD_SUM");

@@ -497,10 +497,10 @@ static void c_matmul(Emitter *e, Ref r)
     emit_open(e, "for (int64_t p = 0; p < %s; p++)", cx_dim(e, a->shape.d[a->shape.ndim - 1]));
     const char *a_ip = cx_value(e, v->args[0], ai, t);
     if (v->scale != 1)
-        a_ip = arena_printf(e->p->arena, "%s * %s", cx_literal(e, v->scale, 0, true, t), a_ip);
+        a_ip = arena_printf(e->p->arena, "%s * %s", cx_literal(e, v->scale, 0, true, t), cx_paren(e, a_ip));
     emit_line(e, "const %s a_ip = %s;", dtype_ctype(t), a_ip);
     emit_line(e, "for (int64_t j = 0; j < %s; j++)", cx_dim(e, b->shape.d[1]));
-    const char *out = cx_load(e, r, cx_flat(e, &v->shape, oi)), *y = cx_value(e, v->args[1], bi, t);
+    const char *out = cx_load(e, r, cx_flat(e, &v->shape, oi)), *y = cx_paren(e, cx_value(e, v->args[1], bi, t));
     if (t == NPX_BOOL)
         emit_line(e, "    %s = %s || (a_ip && %s);", out, out, y);
     else if (dtype_is_int(t))
