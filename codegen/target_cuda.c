@@ -22,8 +22,8 @@ typedef struct {
     const char *size;            /* how many threads' worth of work */
     bool flat;                   /* every array at the flat index i (open_flat) */
     const RowGroup *group;       /* the row group whose kernel is being written */
-    const char *marks;           /* a buffer of the kernel's own, not a value (cuda_scatter's):
-                                    for the one kernel being written */
+    const char *own_params;      /* parameters of the kernel's own, not values (cuda_scatter's */
+    const char *own_args;        /* marks, a reduction's parts): for the one kernel being written */
     int nkernels;
 } Cuda;
 
@@ -180,10 +180,9 @@ static const char *kernel_params(Emitter *e, const char **args, const char *code
         params = params ? arena_printf(p->arena, "%s, %s", params, decl) : decl;
         list = list ? arena_printf(p->arena, "%s, %s", list, name) : name;
     }
-    if (S(e)->marks) {
-        const char *decl = arena_printf(p->arena, "unsigned long long *%s", S(e)->marks);
-        params = params ? arena_printf(p->arena, "%s, %s", params, decl) : decl;
-        list = list ? arena_printf(p->arena, "%s, %s", list, S(e)->marks) : S(e)->marks;
+    if (S(e)->own_params) {
+        params = params ? arena_printf(p->arena, "%s, %s", params, S(e)->own_params) : S(e)->own_params;
+        list = list ? arena_printf(p->arena, "%s, %s", list, S(e)->own_args) : S(e)->own_args;
     }
     if (uses_status) {
         params = params ? arena_printf(p->arena, "%s, npx_dev_status *st", params) : "npx_dev_status *st";
@@ -193,16 +192,25 @@ static const char *kernel_params(Emitter *e, const char **args, const char *code
     return params ? params : "void";
 }
 
-static void cuda_close_nest(Emitter *e)
+/* Ends the body of the kernel being written (begin_kernel): back to the
+ * host's code. The kernel's parameters; in *args, its launch's arguments. */
+static const char *end_body(Emitter *e, const char **args)
 {
     Cuda *s = S(e);
     fclose(s->body);
     e->out = s->host;
     e->indent = s->host_indent;
-    const char *args, *name = arena_printf(e->p->arena, "k_%s_%d", s->what, ++s->nkernels);
+    const char *params = kernel_params(e, args, s->body_text);
+    s->own_params = s->own_args = NULL;
+    return params;
+}
+
+static void cuda_close_nest(Emitter *e)
+{
+    Cuda *s = S(e);
+    const char *args, *params = end_body(e, &args);
+    const char *name = arena_printf(e->p->arena, "k_%s_%d", s->what, ++s->nkernels);
     const char *size = s->size;
-    const char *params = kernel_params(e, &args, s->body_text);
-    s->marks = NULL;
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
     if (s->flat) {
@@ -226,6 +234,20 @@ static void cuda_close_nest(Emitter *e)
     free(s->body_text);
     s->body_text = NULL;
     emit_launch(e, name, size, "0", args);
+}
+
+/* Ends a kernel whose body is the whole of it (a reduction's), printed
+ * under its line's comment with note, and launches it with blocks for
+ * `threads` threads' worth of work. */
+static void end_kernel(Emitter *e, const char *name, const char *note, const char *threads)
+{
+    Cuda *s = S(e);
+    const char *args, *params = end_body(e, &args);
+    fprintf(s->kernels, "\n/* line %d: %s%s */\n__global__ void %s(%s)\n{\n%s}\n", e->stmt->line, e->stmt->text,
+            note, name, params, s->body_text);
+    free(s->body_text);
+    s->body_text = NULL;
+    emit_launch(e, name, threads, "0", args);
 }
 
 /* ---- row groups: one kernel, a block per row, a barrier after each value
@@ -297,9 +319,7 @@ static void cuda_row_value_done(Emitter *e, const Value *v) { emit_line(e, "__sy
 static void cuda_close_rows(Emitter *e, const RowGroup *g)
 {
     Cuda *s = S(e);
-    fclose(s->body);
-    e->out = s->host;
-    e->indent = s->host_indent;
+    const char *args, *params = end_body(e, &args);
     const IrStmt *first = &e->p->stmts[g->first], *last = &e->p->stmts[g->last];
     /* each row-local value's row: its whole buffer's row i0, or its place in shared memory */
     const char *row_pointers = "";
@@ -314,8 +334,7 @@ static void cuda_close_rows(Emitter *e, const RowGroup *g)
                                     v->row_cname, v->cname, v->cname, cx_dim(e, v->shape.d[1]), ct, place);
         shared = true;
     }
-    const char *args, *name = arena_printf(e->p->arena, "k_rows_%d", ++s->nkernels);
-    const char *params = kernel_params(e, &args, s->body_text);
+    const char *name = arena_printf(e->p->arena, "k_rows_%d", ++s->nkernels);
     fprintf(s->kernels, "\n/* lines %d-%d, row by row: a block per row, which goes through every statement */\n",
             first->line, last->line);
     fprintf(s->kernels, "__global__ void %s(%s)\n{\n", name, params);
@@ -331,9 +350,13 @@ static void cuda_close_rows(Emitter *e, const RowGroup *g)
     emit_close(e, NULL);
 }
 
-/* ---- reductions: one block per result, its threads share the reduced
- * elements, then combine their accumulators in shared memory down to one
- * warp, which finishes with shuffles ---- */
+/* ---- reductions: a block folds each result, its threads sharing the
+ * elements, then combines their accumulators in shared memory down to one
+ * warp, which finishes with shuffles. Where the results lie side by side in
+ * memory (ir_warp_across_results) a warp takes 32 of them, a thread each,
+ * and the block's warps combine theirs in shared memory. Where that leaves
+ * the GPU short of blocks, several share each result's elements
+ * (npx_dev_splits) and a second kernel combines their parts. ---- */
 
 /* Does code name the identifier id, not as part of a longer name? */
 static bool names(const char *code, const char *id)
@@ -349,8 +372,7 @@ static bool names(const char *code, const char *id)
 /* The indices iv of the element at position flat of shape s, those that
  * code reads: a reduction of a broadcast counts along dimensions its element
  * does not read (np.broadcast_to(x[:, None], (m, n)).sum()). */
-static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, const char *const *iv, const char *code,
-                      const char *ind)
+static void decompose(Emitter *e, const char *flat, const Shape *s, const char *const *iv, const char *code)
 {
     int first = 0; /* the outermost dimension read */
     while (first < s->ndim && !names(code, iv[first]))
@@ -360,33 +382,41 @@ static void decompose(FILE *k, Emitter *e, const char *flat, const Shape *s, con
     const char *rest = flat;
     if (first < s->ndim - 1) {
         rest = arena_printf(e->p->arena, "rest_%s", flat);
-        fprintf(k, "%sint64_t %s = %s;\n", ind, rest, flat);
+        emit_line(e, "int64_t %s = %s;", rest, flat);
     }
     for (int d = s->ndim - 1; d >= first; d--) {
         const char *size = index_divisor(e, s->d[d]);
         if (d == 0)
-            fprintf(k, "%sconst int64_t %s = %s;\n", ind, iv[0], rest);
+            emit_line(e, "const int64_t %s = %s;", iv[0], rest);
         else if (d == first)
-            fprintf(k, "%sconst int64_t %s = %s %% %s;\n", ind, iv[d], rest, size);
+            emit_line(e, "const int64_t %s = %s %% %s;", iv[d], rest, size);
         else if (names(code, iv[d]))
-            fprintf(k, "%sconst int64_t %s = %s %% %s; %s /= %s;\n", ind, iv[d], rest, size, rest, size);
+            emit_line(e, "const int64_t %s = %s %% %s; %s /= %s;", iv[d], rest, size, rest, size);
         else
-            fprintf(k, "%s%s /= %s;\n", ind, rest, size);
+            emit_line(e, "%s /= %s;", rest, size);
     }
 }
 
-/* The block's threads each hold acc: combined in shared memory (part) down
- * to one warp, which finishes with shuffles; thread 0's acc is the result. */
-static void combine_block(Emitter *e, Ref r, const ReducePlan *rp)
+/* How elem is folded into acc; for argmax and argmin, with its index:
+ * elem_at where elem is another thread's or block's part, else j. */
+static const char *fold(Emitter *e, Ref r, const ReducePlan *rp, const char *elem_at)
 {
-    const char *acc_t = dtype_ctype(rp->code.acc);
+    if (!rp->arg)
+        return rp->code.step;
+    return arena_printf(e->p->arena, "if (%s) { acc = elem; best = %s; }",
+                        arg_better(e, V(e->p, r)->red, rp->code.acc, "elem", elem_at), elem_at ? elem_at : "j");
+}
+
+/* The block's threads each hold acc (argmax, argmin: and best), combined in
+ * shared memory (part) down to one warp, whose thread t then holds that of
+ * threads t, t + 32, t + 64, ...; with shuffles, that warp's are combined
+ * too, into thread 0's. */
+static void combine_block(Emitter *e, Ref r, const ReducePlan *rp, bool shuffles)
+{
+    const char *acc_t = dtype_ctype(rp->code.acc), *step = fold(e, r, rp, "elem_at");
     /* the last 32 partial results: one warp, through its shuffles */
     const char *shfl = rp->code.acc == NPX_BOOL ? "(bool)__shfl_down_sync(0xffffffffu, (int)acc, lane)"
                                                 : "__shfl_down_sync(0xffffffffu, acc, lane)";
-    /* argmax, argmin: (value, index) pairs, in part and part_at */
-    const char *take = rp->arg ? arena_printf(e->p->arena, "if (%s) {",
-                                              arg_better(e, V(e->p, r)->red, rp->code.acc, "elem", "elem_at"))
-                               : NULL;
     emit_line(e, "part[threadIdx.x] = acc;");
     if (rp->arg)
         emit_line(e, "part_at[threadIdx.x] = best;");
@@ -394,26 +424,34 @@ static void combine_block(Emitter *e, Ref r, const ReducePlan *rp)
     emit_open(e, "for (unsigned half = blockDim.x / 2; half >= 32; half /= 2)");
     emit_open(e, "if (threadIdx.x < half)");
     emit_line(e, "const %s elem = part[threadIdx.x + half];", acc_t);
-    if (rp->arg) {
+    if (rp->arg)
         emit_line(e, "const int64_t elem_at = part_at[threadIdx.x + half];");
-        emit_line(e, "%s acc = elem; best = elem_at; }", take);
-        emit_line(e, "part_at[threadIdx.x] = best;");
-    } else
-        emit_line(e, "%s", rp->code.step);
+    emit_line(e, "%s", step);
     emit_line(e, "part[threadIdx.x] = acc;");
+    if (rp->arg)
+        emit_line(e, "part_at[threadIdx.x] = best;");
     emit_close(e, NULL);
     emit_line(e, "__syncthreads();");
     emit_close(e, NULL);
+    if (!shuffles)
+        return;
     emit_open(e, "if (threadIdx.x < 32)");
     emit_open(e, "for (int lane = 16; lane > 0; lane /= 2)");
     emit_line(e, "const %s elem = %s;", acc_t, shfl);
-    if (rp->arg) {
+    if (rp->arg)
         emit_line(e, "const int64_t elem_at = __shfl_down_sync(0xffffffffu, best, lane);");
-        emit_line(e, "%s acc = elem; best = elem_at; }", take);
-    } else
-        emit_line(e, "%s", rp->code.step);
+    emit_line(e, "%s", step);
     emit_close(e, NULL);
     emit_close(e, NULL);
+}
+
+/* A reduction kernel's shared arrays and its accumulator. */
+static void declare_accumulators(Emitter *e, const ReducePlan *rp)
+{
+    const char *acc_t = dtype_ctype(rp->code.acc);
+    emit_line(e, "NPX_SHARED(%s, part, NPX_THREADS);", acc_t);
+    if (rp->arg)
+        emit_line(e, "NPX_SHARED(int64_t, part_at, NPX_THREADS);");
 }
 
 /* Inside a row group's kernel: the block reduces row i0 (rows.c allows
@@ -421,72 +459,169 @@ static void combine_block(Emitter *e, Ref r, const ReducePlan *rp)
 static void row_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 {
     const Value *v = V(e->p, r);
-    const char *acc_t = dtype_ctype(rp->code.acc);
     emit_block(e);
-    emit_line(e, "NPX_SHARED(%s, part, NPX_THREADS);", acc_t);
-    emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
+    declare_accumulators(e, rp);
+    emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
     emit_open(e, "for (int64_t %s = threadIdx.x; %s < %s; %s += blockDim.x)", rp->red_iv[0], rp->red_iv[0],
               cx_dim(e, rp->reduced.d[0]), rp->red_iv[0]);
-    emit_line(e, "const %s elem = %s;", acc_t, cx_value(e, v->args[0], rp->iv, rp->code.acc));
+    emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), cx_value(e, v->args[0], rp->iv, rp->code.acc));
     emit_line(e, "%s", rp->code.step);
     emit_close(e, NULL);
-    combine_block(e, r, rp);
+    combine_block(e, r, rp, true);
     emit_line(e, "if (threadIdx.x == 0)");
     emit_line(e, "    %s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
     emit_close(e, NULL);
 }
 
-static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
+/* The flat index of the element of reduction r that result o's j-th element
+ * is, where the element reads every array there (cx_is_flat) and o and j
+ * are its positions in memory order: the reduced axes last (a block along
+ * each row), or first when a warp takes 32 results (down 32 columns); else
+ * NULL, and the element's indices come from o's and j's. */
+static const char *flat_element(Emitter *e, Ref r, const ReducePlan *rp, bool warp)
+{
+    const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
+    unsigned reduced = (1u << a->shape.ndim) - (1u << rp->kept.ndim), first = (1u << rp->reduced.ndim) - 1;
+    if (!cx_is_flat(e, v->args[0], &a->shape) || v->axes != (warp ? first : reduced))
+        return NULL;
+    if (warp)
+        return arena_printf(e->p->arena, "j * %s + o", cx_dims(e, rp->kept.d, rp->kept.ndim));
+    return rp->kept.ndim ? arena_printf(e->p->arena, "o * %s + j", rp->count) : "j";
+}
+
+/* n tasks for each split of a result */
+static const char *times_splits(Emitter *e, const char *n)
+{
+    return strcmp(n, "1") == 0 ? "splits" : arena_printf(e->p->arena, "%s * splits", n);
+}
+
+/* Reduction r's kernel: result o's elements split in `splits` shares, one
+ * task each; a block takes a task, its threads sharing the elements, or with
+ * warp, 32 neighbouring results' tasks, a thread each with the block's warps
+ * sharing the elements. A task's result is the result's, or its part. */
+static void reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp, bool warp, const char *tasks)
 {
     Cuda *s = S(e);
+    const Value *v = V(e->p, r);
+    const char *acc_t = dtype_ctype(rp->code.acc);
+    begin_kernel(e, v->cname, NULL, 0, false);
+    e->indent = 1;
+    const char *count = cx_dims(e, rp->reduced.d, rp->reduced.ndim);
+    const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
+    const char *flat = flat_element(e, r, rp, warp);
+    const char *elem = cx_value(e, v->args[0], flat ? NULL : rp->iv, rp->code.acc);
+    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
+    declare_accumulators(e, rp);
+    emit_line(e, "const int64_t share = (%s + splits - 1) / splits; /* a task's share of a result's elements */",
+              count);
+    emit_open(e, "for (int64_t task = blockIdx.x; task < %s; task += gridDim.x)", times_splits(e, tasks));
+    emit_line(e, "const int64_t o = task / splits%s, j_from = task %% splits * share;",
+              warp ? " * 32 + threadIdx.x % 32" : "");
+    emit_line(e, "const int64_t j_to = j_from + share < %s ? j_from + share : %s;", count, count);
+    decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store));
+    emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
+    if (rp->arg)
+        emit_line(e, "int64_t best = -1;");
+    if (warp)
+        emit_open(e, "if (o < %s)", outputs);
+    const char *lanes = warp ? " / 32" : "";
+    emit_open(e, "for (int64_t j = j_from + threadIdx.x%s; j < j_to; j += blockDim.x%s)", lanes, lanes);
+    if (flat && names(elem, "i"))
+        emit_line(e, "const int64_t i = %s;", flat);
+    else if (!flat)
+        decompose(e, "j", &rp->reduced, rp->red_iv, elem);
+    emit_line(e, "const %s elem = %s;", acc_t, elem);
+    emit_line(e, "%s", fold(e, r, rp, NULL));
+    emit_close(e, NULL);
+    if (warp)
+        emit_close(e, NULL);
+    combine_block(e, r, rp, !warp);
+    emit_open(e, warp ? "if (threadIdx.x < 32 && o < %s)" : "if (threadIdx.x == 0)%.0s", outputs);
+    emit_line(e, "if (splits == 1)");
+    emit_line(e, "    %s = %s;", store, reduce_result(e, r, rp, "acc"));
+    if (rp->arg) {
+        emit_open(e, "else");
+        emit_line(e, "parts[o * splits + task %% splits] = acc;");
+        emit_line(e, "parts_at[o * splits + task %% splits] = best;");
+        emit_close(e, NULL);
+    } else {
+        emit_line(e, "else");
+        emit_line(e, "    parts[o * splits + task %% splits] = acc;");
+    }
+    emit_close(e, NULL);
+    emit_line(e, "__syncthreads();");
+    emit_close(e, NULL);
+    s->own_params = arena_printf(e->p->arena, "%s *parts%s, int64_t splits", acc_t, rp->arg ? ", int64_t *parts_at" : "");
+    s->own_args = rp->arg ? "parts, parts_at, splits" : "parts, splits";
+    end_kernel(e, arena_printf(e->p->arena, "k_%s_%d", v->cname, ++s->nkernels), "",
+               arena_printf(e->p->arena, "%s * NPX_THREADS", times_splits(e, tasks)));
+}
+
+/* The kernel that combines each result's parts, a block a result. */
+static void parts_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *name)
+{
+    Cuda *s = S(e);
+    const Value *v = V(e->p, r);
+    const char *acc_t = dtype_ctype(rp->code.acc);
+    begin_kernel(e, v->cname, NULL, 0, false);
+    e->indent = 1;
+    ReducePlan plan = *rp;
+    if (v->red == RED_mean)
+        plan.count = cx_dims(e, rp->reduced.d, rp->reduced.ndim); /* its sizes, read in the kernel */
+    const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
+    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
+    const char *result = reduce_result(e, r, &plan, "acc");
+    declare_accumulators(e, rp);
+    emit_open(e, "for (int64_t o = blockIdx.x; o < %s; o += gridDim.x)", outputs);
+    decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", store, result));
+    emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
+    if (rp->arg)
+        emit_line(e, "int64_t best = -1;");
+    emit_open(e, "for (int64_t j = threadIdx.x; j < splits; j += blockDim.x)");
+    emit_line(e, "const %s elem = parts[o * splits + j];", acc_t);
+    if (rp->arg)
+        emit_line(e, "const int64_t elem_at = parts_at[o * splits + j];");
+    emit_line(e, "%s", fold(e, r, rp, "elem_at"));
+    emit_close(e, NULL);
+    combine_block(e, r, rp, true);
+    emit_line(e, "if (threadIdx.x == 0)");
+    emit_line(e, "    %s = %s;", store, result);
+    emit_line(e, "__syncthreads();");
+    emit_close(e, NULL);
+    s->own_params = arena_printf(e->p->arena, "const %s *parts%s, int64_t splits", acc_t,
+                                 rp->arg ? ", const int64_t *parts_at" : "");
+    s->own_args = rp->arg ? "parts, parts_at, splits" : "parts, splits";
+    end_kernel(e, name, ": the tasks' parts of each result, combined",
+               arena_printf(e->p->arena, "%s * NPX_THREADS", outputs));
+}
+
+static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
+{
     if (e->in_rows) {
         row_reduce(e, r, rp);
         return;
     }
-    const Value *v = V(e->p, r);
-    const char *acc_t = dtype_ctype(rp->code.acc), *args;
-    emit_uses_reset(e);
-    s->what = v->cname;
-    const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
-    const char *count = cx_dims(e, rp->reduced.d, rp->reduced.ndim);
-    const char *elem = cx_value(e, v->args[0], rp->iv, rp->code.acc);
-    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
-    const char *result = reduce_result(e, r, rp, "acc");
-    char *dec_text = NULL;
-    size_t dec_len = 0;
-    FILE *dec = open_memstream(&dec_text, &dec_len);
-    decompose(dec, e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store), "        ");
-    fprintf(dec, "\x01");
-    decompose(dec, e, "j", &rp->reduced, rp->red_iv, elem, "            ");
-    fclose(dec);
-    char *split = strchr(dec_text, '\x01');
-    *split = 0;
-    const char *params = kernel_params(e, &args, elem);
-    const char *name = arena_printf(e->p->arena, "k_%s_%d", v->cname, ++s->nkernels);
-    FILE *k = s->kernels;
-    fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
-    fprintf(k, "    NPX_SHARED(%s, part, NPX_THREADS);\n", acc_t);
+    Arena *ar = e->p->arena;
+    bool warp = ir_warp_across_results(e->p, r);
+    const char *acc_t = dtype_ctype(rp->code.acc), *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
+    const char *tasks = warp ? arena_printf(ar, "(%s + 31) / 32", outputs) : outputs;
+    const char *nparts = times_splits(e, outputs);
+    emit_block(e);
+    emit_line(e, "const int64_t splits = npx_dev_splits(%s, %s, NPX_THREADS%s); /* tasks for each result */", tasks,
+              rp->count, warp ? " / 32" : "");
+    emit_line(e, "%s *parts = splits > 1 ? (%s *)npx_dev_alloc(npx_bytes(%s, sizeof(%s), \"parts\"), false) : NULL;",
+              acc_t, acc_t, nparts, acc_t);
     if (rp->arg)
-        fprintf(k, "    NPX_SHARED(int64_t, part_at, NPX_THREADS);\n");
-    fprintf(k, "    for (int64_t o = blockIdx.x; o < %s; o += gridDim.x) {\n%s", outputs, dec_text);
-    fprintf(k, "        %s acc = %s;\n", acc_t, rp->code.init);
+        emit_line(e, "int64_t *parts_at = splits > 1 ? (int64_t *)npx_dev_alloc(npx_bytes(%s, sizeof(int64_t), "
+                     "\"parts\"), false) : NULL;", nparts);
+    reduce_kernel(e, r, rp, warp, tasks);
+    emit_open(e, "if (splits > 1)");
+    parts_kernel(e, r, rp, arena_printf(ar, "k_%s_%d_parts", V(e->p, r)->cname, S(e)->nkernels));
+    emit_line(e, "npx_dev_free(parts);");
     if (rp->arg)
-        fprintf(k, "        int64_t best = -1;\n");
-    fprintf(k, "        for (int64_t j = threadIdx.x; j < %s; j += blockDim.x) {\n%s", count, split + 1);
-    const char *step = rp->arg ? arena_printf(e->p->arena, "if (%s) { acc = elem; best = j; }",
-                                              arg_better(e, v->red, rp->code.acc, "elem", NULL))
-                               : rp->code.step;
-    fprintf(k, "            const %s elem = %s;\n            %s\n        }\n", acc_t, elem, step);
-    FILE *host = e->out;
-    int host_indent = e->indent;
-    e->out = k;
-    e->indent = 2;
-    combine_block(e, r, rp);
-    e->out = host;
-    e->indent = host_indent;
-    fprintf(k, "        if (threadIdx.x == 0)\n            %s = %s;\n        __syncthreads();\n    }\n}\n", store, result);
-    free(dec_text);
-    emit_launch(e, name, arena_printf(e->p->arena, "%s * NPX_THREADS", outputs), "0", args);
+        emit_line(e, "npx_dev_free(parts_at);");
+    emit_close(e, NULL);
+    emit_close(e, NULL);
 }
 
 /* ---- matrix products: cuBLAS on row-major data by operand order ---- */
@@ -653,7 +788,8 @@ static bool cuda_scatter(Emitter *e, Ref r)
             cuda_open_nest(e, marks, ps->d, iv + j, ps->ndim, NULL);
         else
             cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim, NULL);
-        S(e)->marks = marks;
+        S(e)->own_params = arena_printf(p->arena, "unsigned long long *%s", marks);
+        S(e)->own_args = marks;
         const char *at = cx_scatter_position(e, r, iv);
         if (pass == 0)
             emit_line(e, "atomicMax(&%s[%s], %s);", marks, at, mark);

@@ -87,8 +87,15 @@ static void explain_update(FILE *out, Program *p, const Value *u, const char *na
 /* How the C target orders value r's loops, when not as its axes come */
 static const char *loop_order(Program *p, Ref r)
 {
-    if (p->cuda)
-        return "";
+    if (p->cuda) {
+        const Value *v = V(p, r);
+        if (v->kind != IR_REDUCE || p->stmts[v->stmt].group)
+            return "";
+        return arena_printf(p->arena, "%s; when the results are too few to fill the GPU, blocks share each one's "
+                            "elements and a second kernel combines their parts",
+                            ir_warp_across_results(p, r) ? ", a warp across 32 results, a thread down each"
+                                                         : ", a block per result");
+    }
     if (ir_tiled_axis(p, r) >= 0)
         return arena_printf(p->arena, ", in tiles of %d x %d: it reads an array across its rows", NPX_TILE, NPX_TILE);
     if (ir_row_blocks(p, r))

@@ -261,6 +261,18 @@ bool ir_row_blocks(Program *p, Ref r)
     return reduces_whole_element(p, v) && across && along;
 }
 
+bool ir_warp_across_results(Program *p, Ref r)
+{
+    const Value *v = V(p, r);
+    if (v->kind != IR_REDUCE || p->stmts[v->stmt].group)
+        return false;
+    int last_kept = V(p, v->args[0])->shape.ndim - 1;
+    while (last_kept >= 0 && v->axes >> last_kept & 1)
+        last_kept--;
+    unsigned loops = element_inner_loops(p, v->args[0], false);
+    return last_kept >= 0 && !(loops & READS_UNKNOWN) && loops >> last_kept & 1 && !(loops & v->axes);
+}
+
 int ir_tiled_axis(Program *p, Ref r)
 {
     const Value *v = V(p, r);

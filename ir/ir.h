@@ -392,6 +392,12 @@ bool ir_contiguous_block(const Program *p, const Value *v);
  * and here each cache line read across serves 8 rows. Not argmax or argmin,
  * whose order is their result. */
 bool ir_row_blocks(Program *p, Ref r);
+/* For reduction r outside a row group on the CUDA target: does a warp take
+ * 32 neighbouring results, each thread folding one result's elements, rather
+ * than a block each result? When r keeps an axis along which its element
+ * reads arrays' rows and reduces none (M.sum(axis=0), t.sum(axis=1), A.T's
+ * row sums): the warp's 32 reads of each step then lie side by side. */
+bool ir_warp_across_results(Program *p, Ref r);
 /* For elementwise value r outside a row group: the axis whose index runs
  * along the contiguous last axis of an array that r's element reads through
  * transposes (X.T * 2.0, t.transpose(2, 0, 1) - u), when that is not r's

@@ -172,6 +172,31 @@ program() {
     grep -qF 'float *e_row = e ? e + i0 * C : (float *)shared_rows;' "$BATS_TEST_TMPDIR/s.cu"
 }
 
+@test "on the GPU a few results share their elements among blocks, and results side by side go a warp across 32" {
+    program $'input x: f32[N]\ninput M: f32[R, C]\noutput s, c, r, a\ns = x.sum()\nc = M.sum(axis=0)\nr = M.sum(axis=1)\na = np.argmax(M.T, axis=1)'
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    local cu=$BATS_TEST_TMPDIR/p.cu
+    # s: tasks that split x among blocks, a second kernel combines their parts
+    grep -qF 'const int64_t splits = npx_dev_splits(1, N, NPX_THREADS); /* tasks for each result */' "$cu"
+    grep -qF 'for (int64_t j = j_from + threadIdx.x; j < j_to; j += blockDim.x) {' "$cu"
+    grep -qF '__global__ void k_s_1_parts(float *s, const double *parts, int64_t splits)' "$cu"
+    grep -qF 'NPX_LAUNCH(k_s_1, npx_dev_blocks(splits * NPX_THREADS), NPX_THREADS, 0, npx_dev_stream(), x, s, N, parts, splits);' "$cu"
+    # c: a warp across 32 columns, each thread down its own, read where the element lies
+    grep -qF 'const int64_t splits = npx_dev_splits((C + 31) / 32, R, NPX_THREADS / 32);' "$cu"
+    grep -qF 'const int64_t o = task / splits * 32 + threadIdx.x % 32, j_from = task % splits * share;' "$cu"
+    grep -qF 'for (int64_t j = j_from + threadIdx.x / 32; j < j_to; j += blockDim.x / 32) {' "$cu"
+    grep -qF 'const int64_t i = j * C + o;' "$cu"
+    # r: a block along each row; a: argmax of M's columns through a transpose, by warps too
+    grep -qF 'const int64_t i = o * C + j;' "$cu"
+    sed -n '/line 7: a = /,$p' "$cu" | grep -qF 'const int64_t splits = npx_dev_splits((C + 31) / 32, R, NPX_THREADS / 32);'
+    grep -qF 'int64_t *parts_at = splits > 1 ?' "$cu"
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    grep -qF 'kernel: sum -> s f32, a block per result; when the results are too few to fill the GPU, blocks share each one' <<<"$NPX_OUTPUT"
+    grep -qF 'kernel: sum -> c f32[C], a warp across 32 results, a thread down each;' <<<"$NPX_OUTPUT"
+    grep -qF 'kernel: sum -> r f32[R], a block per result;' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'a warp across 32 results' <<<"$NPX_OUTPUT")" -eq 2 ]      # c and a, not r
+}
+
 @test "a row group ends at a statement that needs other rows, and what is read after it is stored whole" {
     explain "$BATS_TEST_DIRNAME/programs/row_groups.npx"
     grep -qF 'row_groups.npx:14-25: row by row' <<<"$NPX_OUTPUT"

@@ -93,6 +93,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/reductions_large_2d_f32.npx"
 }
 
+@test "reductions whose results are few or lie side by side (the GPU shares them out by blocks and warps) match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/reductions_grid.npx"
+}
+
 @test "integer and float powers match NumPy, overflow wrapping included" {
     check_program "$BATS_TEST_DIRNAME/programs/power.npx"
 }

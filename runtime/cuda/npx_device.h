@@ -69,9 +69,9 @@ static inline __attribute__((unused)) void *npx_dev_upload(const void *host, siz
 }
 
 
-/* Blocks for n threads' worth of work: enough to fill every multiprocessor
- * several times over, no more (the kernels' grid-stride loops do the rest). */
-static inline __attribute__((unused)) unsigned npx_dev_blocks(int64_t n)
+/* The most blocks a launch has: enough to fill every multiprocessor several
+ * times over, no more (the kernels' grid-stride loops do the rest). */
+static inline __attribute__((unused)) int npx_dev_most_blocks(void)
 {
     static int most;
     if (!most) {
@@ -79,8 +79,28 @@ static inline __attribute__((unused)) unsigned npx_dev_blocks(int64_t n)
         NPX_CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
         most = sms > 0 ? sms * 16 : 1024;
     }
-    int64_t blocks = (n + NPX_THREADS - 1) / NPX_THREADS;
+    return most;
+}
+
+/* Blocks for n threads' worth of work. */
+static inline __attribute__((unused)) unsigned npx_dev_blocks(int64_t n)
+{
+    int64_t blocks = (n + NPX_THREADS - 1) / NPX_THREADS, most = npx_dev_most_blocks();
     return blocks < 1 ? 1u : blocks > most ? (unsigned)most : (unsigned)blocks;
+}
+
+/* A reduction's blocks (target_cuda.c): `tasks` of them, one for each result
+ * or each 32 side by side, with `lanes` of their threads sharing a result's
+ * `count` elements. When that leaves the GPU short of blocks, each result's
+ * elements are split among this many, as many as fill it while each thread
+ * still folds NPX_SPLIT_WORK elements or more; a second kernel combines the
+ * blocks' parts, in the same order every run. */
+#define NPX_SPLIT_WORK 16
+static inline __attribute__((unused)) int64_t npx_dev_splits(int64_t tasks, int64_t count, int lanes)
+{
+    int64_t by_work = count / ((int64_t)lanes * NPX_SPLIT_WORK), by_grid = tasks > 0 ? npx_dev_most_blocks() / tasks : 1;
+    int64_t splits = by_work < by_grid ? by_work : by_grid;
+    return splits > 1 ? splits : 1;
 }
 
 static inline __attribute__((unused)) cublasHandle_t npx_dev_blas(void)
