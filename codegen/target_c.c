@@ -429,9 +429,10 @@ static const char *matrix_ptr(Emitter *e, const char *base, const char *stride)
 /* --blas: cblas_sgemm or cblas_dgemm, row-major, transposes as CblasTrans;
  * a matrix times its own transpose (ir_gemm_gram: x.T @ x) cblas_ssyrk or
  * cblas_dsyrk, half the work, its lower triangle then copied from the upper
- * one (NumPy's matmul does the same); else the runtime's blocked npx_gemm_f32 or _f64 (runtime/gemm.c) for
- * matrices (a vector has too little work to block). A stack of matrices is
- * a loop over it, each product parallel inside. */
+ * one (NumPy's matmul does the same); else the runtime's blocked
+ * npx_gemm_f32 or _f64 (runtime/gemm.c) for matrices (a vector has too
+ * little work to block). A stack of matrices is a loop over it, each
+ * product parallel inside. */
 static bool c_gemm(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
@@ -455,6 +456,7 @@ static bool c_gemm(Emitter *e, Ref r)
     const char *lda = a.transposed ? a.rows : a.cols, *ldb = b.transposed ? b.rows : b.cols;
     const char *alpha = cx_literal(e, v->scale, 0, true, v->dtype);
     const char *trans_a = a.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS";
+    const char *trans_b = b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS";
     if (e->p->blas && ir_gemm_gram(g)) {
         emit_line(e, "cblas_%ssyrk(NPX_CBLAS_ROW_MAJOR, NPX_CBLAS_UPPER, %s, (int)%s, (int)%s, %s, %s, npx_blas_ld(%s), 0, "
                      "%s, npx_blas_ld(%s));",
@@ -463,8 +465,8 @@ static bool c_gemm(Emitter *e, Ref r)
     } else if (e->p->blas)
         emit_line(e, "cblas_%sgemm(NPX_CBLAS_ROW_MAJOR, %s, %s, (int)%s, (int)%s, (int)%s, %s, %s, npx_blas_ld(%s), %s, "
                      "npx_blas_ld(%s), 0, %s, npx_blas_ld(%s));",
-                  v->dtype == NPX_F32 ? "s" : "d", trans_a, b.transposed ? "NPX_CBLAS_TRANS" : "NPX_CBLAS_NO_TRANS", a.rows, b.cols, a.cols, alpha, pa, lda, pb,
-                  ldb, c, b.cols);
+                  v->dtype == NPX_F32 ? "s" : "d", trans_a, trans_b, a.rows, b.cols, a.cols, alpha, pa, lda, pb, ldb, c,
+                  b.cols);
     else
         emit_line(e, "npx_gemm_%s(%s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s, %s);", dtype_name(v->dtype),
                   a.transposed ? "true" : "false", b.transposed ? "true" : "false", a.rows, b.cols, a.cols, alpha,

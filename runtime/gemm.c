@@ -28,14 +28,18 @@
 int npx_blas_ld(int64_t row_length) { return row_length > 1 ? (int)row_length : 1; }
 
 #ifndef __CUDACC__
-/* row by row: row i reads column i of the upper triangle, whose cache lines
- * serve row i + 1 too */
+/* Row i of symmetric c's lower triangle, from column i of its upper one
+ * (whose cache lines serve row i + 1 too); all of them, row by row. */
 #define NPX_MIRROR_UPPER(T, s)                                                                                 \
+    static inline void npx_mirror_row_##s(T *c, int64_t i, int64_t ldc)                                        \
+    {                                                                                                          \
+        for (int64_t j = 0; j < i; j++)                                                                        \
+            c[i * ldc + j] = c[j * ldc + i];                                                                   \
+    }                                                                                                          \
     void npx_mirror_upper_##s(T *c, int64_t n, int64_t ldc)                                                    \
     {                                                                                                          \
         for (int64_t i = 1; i < n; i++)                                                                        \
-            for (int64_t j = 0; j < i; j++)                                                                    \
-                c[i * ldc + j] = c[j * ldc + i];                                                               \
+            npx_mirror_row_##s(c, i, ldc);                                                                     \
     }
 NPX_MIRROR_UPPER(float, f32)
 NPX_MIRROR_UPPER(double, f64)
@@ -190,8 +194,7 @@ NPX_MIRROR_UPPER(double, f64)
         if (g->sym) {                                                                                          \
             NPX_GEMM_FOR                                                                                       \
             for (int64_t i = 1; i < g->m; i++)                                                                 \
-                for (int64_t j = 0; j < i; j++)                                                                \
-                    g->c[i * g->ldc + j] = g->c[j * g->ldc + i];                                               \
+                npx_mirror_row_##s(g->c, i, g->ldc);                                                           \
         }                                                                                                      \
     }                                                                                                          \
                                                                                                                \
