@@ -561,6 +561,8 @@ static void emit_cumsum(Emitter *e, Ref r)
         no++;
     }
     e->t->declare(e, v, false);
+    if (e->t->cumsum && e->t->cumsum(e, r))
+        return;
     const Shape along = { 1, { v->shape.d[k] } };
     e->t->open_nest(e, v->cname, od, oi, no, &along);
     bool prod = v->red == RED_prod;

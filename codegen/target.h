@@ -50,6 +50,9 @@ struct Target {
     void (*matmul)(Emitter *e, Ref r);         /* NULL: the shared loops */
     /* a reduction, its storage declared; NULL: the shared loops */
     void (*reduce)(Emitter *e, Ref r, const ReducePlan *rp);
+    /* a cumsum or cumprod, its storage declared; NULL or false: the shared
+     * loops, a running total a lane */
+    bool (*cumsum)(Emitter *e, Ref r);
     void (*bincount)(Emitter *e, Ref r, const IrStmt *st);
     /* an update through positions that may repeat (x[p] = v, np.add.at), x's
      * copy made; NULL or false: the shared loop, which writes the positions

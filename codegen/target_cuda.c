@@ -1,11 +1,12 @@
 /* target_cuda.c: the CUDA target's hooks. Data goes to the device once and
  * stays there; every parallel loop nest becomes a __global__ kernel with a
  * grid-stride loop, launched through NPX_LAUNCH; matrix products of floats go
- * to cuBLAS; 0-d values are 1-element device buffers. npx_run is written to a
- * buffer first, so that the kernels it launches can be printed above it. */
-#include <ctype.h>
+ * to cuBLAS; reductions and scans have kernels of their own (cuda_fold.c);
+ * 0-d values are 1-element device buffers. npx_run is written to a buffer
+ * first, so that the kernels it launches can be printed above it. */
 #include <stdlib.h>
 #include <string.h>
+#include "cuda_kernel.h"
 #include "emit_c.h"
 #include "runtime_text.h"
 #include "target.h"
@@ -127,9 +128,9 @@ static void begin_kernel(Emitter *e, const char *what, const Dim *dims, int n, b
     s->size = n ? cx_dims(e, dims, n) : "1";
 }
 
-/* What a flat index is divided by to split off an axis of size d: an axis
- * of size 0 runs nothing, so 1 then (no division by 0 in the code). */
-static const char *index_divisor(Emitter *e, Dim d)
+void cuda_begin_kernel(Emitter *e, const char *what) { begin_kernel(e, what, NULL, 0, false); }
+
+const char *cuda_index_divisor(Emitter *e, Dim d)
 {
     return d == 0 ? "1" : cx_dim(e, d);
 }
@@ -143,7 +144,7 @@ static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const 
     else if (n > 1) {
         emit_line(e, "int64_t rest = i;");
         for (int k = n - 1; k > 0; k--) {
-            const char *d = index_divisor(e, dims[k]);
+            const char *d = cuda_index_divisor(e, dims[k]);
             emit_line(e, "const int64_t %s = rest %% %s; rest /= %s;", iv[k], d, d);
         }
         emit_line(e, "const int64_t %s = rest;", iv[0]);
@@ -209,7 +210,7 @@ static void cuda_close_nest(Emitter *e)
 {
     Cuda *s = S(e);
     const char *args, *params = end_body(e, &args);
-    const char *name = arena_printf(e->p->arena, "k_%s_%d", s->what, ++s->nkernels);
+    const char *name = cuda_kernel_name(e, s->what);
     const char *size = s->size;
     FILE *k = s->kernels;
     fprintf(k, "\n/* line %d: %s */\n__global__ void %s(%s)\n{\n", e->stmt->line, e->stmt->text, name, params);
@@ -236,12 +237,17 @@ static void cuda_close_nest(Emitter *e)
     emit_launch(e, name, size, "0", args);
 }
 
-/* Ends a kernel whose body is the whole of it (a reduction's), printed
- * under its line's comment with note, and launches it with blocks for
- * `threads` threads' worth of work. */
-static void end_kernel(Emitter *e, const char *name, const char *note, const char *threads)
+const char *cuda_kernel_name(Emitter *e, const char *what)
+{
+    return arena_printf(e->p->arena, "k_%s_%d", what, ++S(e)->nkernels);
+}
+
+void cuda_end_kernel(Emitter *e, const char *name, const char *note, const char *threads, const char *own_params,
+                     const char *own_args)
 {
     Cuda *s = S(e);
+    s->own_params = own_params;
+    s->own_args = own_args;
     const char *args, *params = end_body(e, &args);
     fprintf(s->kernels, "\n/* line %d: %s%s */\n__global__ void %s(%s)\n{\n%s}\n", e->stmt->line, e->stmt->text,
             note, name, params, s->body_text);
@@ -347,280 +353,6 @@ static void cuda_close_rows(Emitter *e, const RowGroup *g)
     s->group = NULL;
     emit_launch(e, name, arena_printf(e->p->arena, "%s * NPX_THREADS", s->size),
                 shared ? "rows_shared ? rows_bytes : 0" : "0", args);
-    emit_close(e, NULL);
-}
-
-/* ---- reductions: a block folds each result, its threads sharing the
- * elements, then combines their accumulators in shared memory down to one
- * warp, which finishes with shuffles. Where the results lie side by side in
- * memory (ir_warp_across_results) a warp takes 32 of them, a thread each,
- * and the block's warps combine theirs in shared memory. Where that leaves
- * the GPU short of blocks, several share each result's elements
- * (npx_dev_splits) and a second kernel combines their parts. ---- */
-
-/* Does code name the identifier id, not as part of a longer name? */
-static bool names(const char *code, const char *id)
-{
-    size_t n = strlen(id);
-    for (const char *at = strstr(code, id); at; at = strstr(at + 1, id))
-        if ((at == code || !(isalnum((unsigned char)at[-1]) || at[-1] == '_')) &&
-            !(isalnum((unsigned char)at[n]) || at[n] == '_'))
-            return true;
-    return false;
-}
-
-/* The indices iv of the element at position flat of shape s, those that
- * code reads: a reduction of a broadcast counts along dimensions its element
- * does not read (np.broadcast_to(x[:, None], (m, n)).sum()). */
-static void decompose(Emitter *e, const char *flat, const Shape *s, const char *const *iv, const char *code)
-{
-    int first = 0; /* the outermost dimension read */
-    while (first < s->ndim && !names(code, iv[first]))
-        first++;
-    if (first == s->ndim)
-        return;
-    const char *rest = flat;
-    if (first < s->ndim - 1) {
-        rest = arena_printf(e->p->arena, "rest_%s", flat);
-        emit_line(e, "int64_t %s = %s;", rest, flat);
-    }
-    for (int d = s->ndim - 1; d >= first; d--) {
-        const char *size = index_divisor(e, s->d[d]);
-        if (d == 0)
-            emit_line(e, "const int64_t %s = %s;", iv[0], rest);
-        else if (d == first)
-            emit_line(e, "const int64_t %s = %s %% %s;", iv[d], rest, size);
-        else if (names(code, iv[d]))
-            emit_line(e, "const int64_t %s = %s %% %s; %s /= %s;", iv[d], rest, size, rest, size);
-        else
-            emit_line(e, "%s /= %s;", rest, size);
-    }
-}
-
-/* How elem is folded into acc; for argmax and argmin, with its index:
- * elem_at where elem is another thread's or block's part, else j. */
-static const char *fold(Emitter *e, Ref r, const ReducePlan *rp, const char *elem_at)
-{
-    if (!rp->arg)
-        return rp->code.step;
-    return arena_printf(e->p->arena, "if (%s) { acc = elem; best = %s; }",
-                        arg_better(e, V(e->p, r)->red, rp->code.acc, "elem", elem_at), elem_at ? elem_at : "j");
-}
-
-/* The block's threads each hold acc (argmax, argmin: and best), combined in
- * shared memory (part) down to one warp, whose thread t then holds that of
- * threads t, t + 32, t + 64, ...; with shuffles, that warp's are combined
- * too, into thread 0's. */
-static void combine_block(Emitter *e, Ref r, const ReducePlan *rp, bool shuffles)
-{
-    const char *acc_t = dtype_ctype(rp->code.acc), *step = fold(e, r, rp, "elem_at");
-    /* the last 32 partial results: one warp, through its shuffles */
-    const char *shfl = rp->code.acc == NPX_BOOL ? "(bool)__shfl_down_sync(0xffffffffu, (int)acc, lane)"
-                                                : "__shfl_down_sync(0xffffffffu, acc, lane)";
-    emit_line(e, "part[threadIdx.x] = acc;");
-    if (rp->arg)
-        emit_line(e, "part_at[threadIdx.x] = best;");
-    emit_line(e, "__syncthreads();");
-    emit_open(e, "for (unsigned half = blockDim.x / 2; half >= 32; half /= 2)");
-    emit_open(e, "if (threadIdx.x < half)");
-    emit_line(e, "const %s elem = part[threadIdx.x + half];", acc_t);
-    if (rp->arg)
-        emit_line(e, "const int64_t elem_at = part_at[threadIdx.x + half];");
-    emit_line(e, "%s", step);
-    emit_line(e, "part[threadIdx.x] = acc;");
-    if (rp->arg)
-        emit_line(e, "part_at[threadIdx.x] = best;");
-    emit_close(e, NULL);
-    emit_line(e, "__syncthreads();");
-    emit_close(e, NULL);
-    if (!shuffles)
-        return;
-    emit_open(e, "if (threadIdx.x < 32)");
-    emit_open(e, "for (int lane = 16; lane > 0; lane /= 2)");
-    emit_line(e, "const %s elem = %s;", acc_t, shfl);
-    if (rp->arg)
-        emit_line(e, "const int64_t elem_at = __shfl_down_sync(0xffffffffu, best, lane);");
-    emit_line(e, "%s", step);
-    emit_close(e, NULL);
-    emit_close(e, NULL);
-}
-
-/* A reduction kernel's shared arrays and its accumulator. */
-static void declare_accumulators(Emitter *e, const ReducePlan *rp)
-{
-    const char *acc_t = dtype_ctype(rp->code.acc);
-    emit_line(e, "NPX_SHARED(%s, part, NPX_THREADS);", acc_t);
-    if (rp->arg)
-        emit_line(e, "NPX_SHARED(int64_t, part_at, NPX_THREADS);");
-}
-
-/* Inside a row group's kernel: the block reduces row i0 (rows.c allows
- * only a whole row of a matrix). */
-static void row_reduce(Emitter *e, Ref r, const ReducePlan *rp)
-{
-    const Value *v = V(e->p, r);
-    emit_block(e);
-    declare_accumulators(e, rp);
-    emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
-    emit_open(e, "for (int64_t %s = threadIdx.x; %s < %s; %s += blockDim.x)", rp->red_iv[0], rp->red_iv[0],
-              cx_dim(e, rp->reduced.d[0]), rp->red_iv[0]);
-    emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), cx_value(e, v->args[0], rp->iv, rp->code.acc));
-    emit_line(e, "%s", rp->code.step);
-    emit_close(e, NULL);
-    combine_block(e, r, rp, true);
-    emit_line(e, "if (threadIdx.x == 0)");
-    emit_line(e, "    %s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
-    emit_close(e, NULL);
-}
-
-/* The flat index of the element of reduction r that result o's j-th element
- * is, where the element reads every array there (cx_is_flat) and o and j
- * are its positions in memory order: the reduced axes last (a block along
- * each row), or first when a warp takes 32 results (down 32 columns); else
- * NULL, and the element's indices come from o's and j's. */
-static const char *flat_element(Emitter *e, Ref r, const ReducePlan *rp, bool warp)
-{
-    const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
-    unsigned reduced = (1u << a->shape.ndim) - (1u << rp->kept.ndim), first = (1u << rp->reduced.ndim) - 1;
-    if (!cx_is_flat(e, v->args[0], &a->shape) || v->axes != (warp ? first : reduced))
-        return NULL;
-    if (warp)
-        return arena_printf(e->p->arena, "j * %s + o", cx_dims(e, rp->kept.d, rp->kept.ndim));
-    return rp->kept.ndim ? arena_printf(e->p->arena, "o * %s + j", rp->count) : "j";
-}
-
-/* n tasks for each split of a result */
-static const char *times_splits(Emitter *e, const char *n)
-{
-    return strcmp(n, "1") == 0 ? "splits" : arena_printf(e->p->arena, "%s * splits", n);
-}
-
-/* Reduction r's kernel: result o's elements split in `splits` shares, one
- * task each; a block takes a task, its threads sharing the elements, or with
- * warp, 32 neighbouring results' tasks, a thread each with the block's warps
- * sharing the elements. A task's result is the result's, or its part. */
-static void reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp, bool warp, const char *tasks)
-{
-    Cuda *s = S(e);
-    const Value *v = V(e->p, r);
-    const char *acc_t = dtype_ctype(rp->code.acc);
-    begin_kernel(e, v->cname, NULL, 0, false);
-    e->indent = 1;
-    const char *count = cx_dims(e, rp->reduced.d, rp->reduced.ndim);
-    const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
-    const char *flat = flat_element(e, r, rp, warp);
-    const char *elem = cx_value(e, v->args[0], flat ? NULL : rp->iv, rp->code.acc);
-    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
-    declare_accumulators(e, rp);
-    emit_line(e, "const int64_t share = (%s + splits - 1) / splits; /* a task's share of a result's elements */",
-              count);
-    emit_open(e, "for (int64_t task = blockIdx.x; task < %s; task += gridDim.x)", times_splits(e, tasks));
-    emit_line(e, "const int64_t o = task / splits%s, j_from = task %% splits * share;",
-              warp ? " * 32 + threadIdx.x % 32" : "");
-    emit_line(e, "const int64_t j_to = j_from + share < %s ? j_from + share : %s;", count, count);
-    decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store));
-    emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
-    if (rp->arg)
-        emit_line(e, "int64_t best = -1;");
-    if (warp)
-        emit_open(e, "if (o < %s)", outputs);
-    const char *lanes = warp ? " / 32" : "";
-    emit_open(e, "for (int64_t j = j_from + threadIdx.x%s; j < j_to; j += blockDim.x%s)", lanes, lanes);
-    if (flat && names(elem, "i"))
-        emit_line(e, "const int64_t i = %s;", flat);
-    else if (!flat)
-        decompose(e, "j", &rp->reduced, rp->red_iv, elem);
-    emit_line(e, "const %s elem = %s;", acc_t, elem);
-    emit_line(e, "%s", fold(e, r, rp, NULL));
-    emit_close(e, NULL);
-    if (warp)
-        emit_close(e, NULL);
-    combine_block(e, r, rp, !warp);
-    emit_open(e, warp ? "if (threadIdx.x < 32 && o < %s)" : "if (threadIdx.x == 0)%.0s", outputs);
-    emit_line(e, "if (splits == 1)");
-    emit_line(e, "    %s = %s;", store, reduce_result(e, r, rp, "acc"));
-    if (rp->arg) {
-        emit_open(e, "else");
-        emit_line(e, "parts[o * splits + task %% splits] = acc;");
-        emit_line(e, "parts_at[o * splits + task %% splits] = best;");
-        emit_close(e, NULL);
-    } else {
-        emit_line(e, "else");
-        emit_line(e, "    parts[o * splits + task %% splits] = acc;");
-    }
-    emit_close(e, NULL);
-    emit_line(e, "__syncthreads();");
-    emit_close(e, NULL);
-    s->own_params = arena_printf(e->p->arena, "%s *parts%s, int64_t splits", acc_t, rp->arg ? ", int64_t *parts_at" : "");
-    s->own_args = rp->arg ? "parts, parts_at, splits" : "parts, splits";
-    end_kernel(e, arena_printf(e->p->arena, "k_%s_%d", v->cname, ++s->nkernels), "",
-               arena_printf(e->p->arena, "%s * NPX_THREADS", times_splits(e, tasks)));
-}
-
-/* The kernel that combines each result's parts, a block a result. */
-static void parts_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *name)
-{
-    Cuda *s = S(e);
-    const Value *v = V(e->p, r);
-    const char *acc_t = dtype_ctype(rp->code.acc);
-    begin_kernel(e, v->cname, NULL, 0, false);
-    e->indent = 1;
-    ReducePlan plan = *rp;
-    if (v->red == RED_mean)
-        plan.count = cx_dims(e, rp->reduced.d, rp->reduced.ndim); /* its sizes, read in the kernel */
-    const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
-    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
-    const char *result = reduce_result(e, r, &plan, "acc");
-    declare_accumulators(e, rp);
-    emit_open(e, "for (int64_t o = blockIdx.x; o < %s; o += gridDim.x)", outputs);
-    decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", store, result));
-    emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
-    if (rp->arg)
-        emit_line(e, "int64_t best = -1;");
-    emit_open(e, "for (int64_t j = threadIdx.x; j < splits; j += blockDim.x)");
-    emit_line(e, "const %s elem = parts[o * splits + j];", acc_t);
-    if (rp->arg)
-        emit_line(e, "const int64_t elem_at = parts_at[o * splits + j];");
-    emit_line(e, "%s", fold(e, r, rp, "elem_at"));
-    emit_close(e, NULL);
-    combine_block(e, r, rp, true);
-    emit_line(e, "if (threadIdx.x == 0)");
-    emit_line(e, "    %s = %s;", store, result);
-    emit_line(e, "__syncthreads();");
-    emit_close(e, NULL);
-    s->own_params = arena_printf(e->p->arena, "const %s *parts%s, int64_t splits", acc_t,
-                                 rp->arg ? ", const int64_t *parts_at" : "");
-    s->own_args = rp->arg ? "parts, parts_at, splits" : "parts, splits";
-    end_kernel(e, name, ": the tasks' parts of each result, combined",
-               arena_printf(e->p->arena, "%s * NPX_THREADS", outputs));
-}
-
-static void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
-{
-    if (e->in_rows) {
-        row_reduce(e, r, rp);
-        return;
-    }
-    Arena *ar = e->p->arena;
-    bool warp = ir_warp_across_results(e->p, r);
-    const char *acc_t = dtype_ctype(rp->code.acc), *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
-    const char *tasks = warp ? arena_printf(ar, "(%s + 31) / 32", outputs) : outputs;
-    const char *nparts = times_splits(e, outputs);
-    emit_block(e);
-    emit_line(e, "const int64_t splits = npx_dev_splits(%s, %s, NPX_THREADS%s); /* tasks for each result */", tasks,
-              rp->count, warp ? " / 32" : "");
-    emit_line(e, "%s *parts = splits > 1 ? (%s *)npx_dev_alloc(npx_bytes(%s, sizeof(%s), \"parts\"), false) : NULL;",
-              acc_t, acc_t, nparts, acc_t);
-    if (rp->arg)
-        emit_line(e, "int64_t *parts_at = splits > 1 ? (int64_t *)npx_dev_alloc(npx_bytes(%s, sizeof(int64_t), "
-                     "\"parts\"), false) : NULL;", nparts);
-    reduce_kernel(e, r, rp, warp, tasks);
-    emit_open(e, "if (splits > 1)");
-    parts_kernel(e, r, rp, arena_printf(ar, "k_%s_%d_parts", V(e->p, r)->cname, S(e)->nkernels));
-    emit_line(e, "npx_dev_free(parts);");
-    if (rp->arg)
-        emit_line(e, "npx_dev_free(parts_at);");
-    emit_close(e, NULL);
     emit_close(e, NULL);
 }
 
@@ -860,6 +592,7 @@ const Target target_cuda = {
     .block_rows = true,
     .matmul = cuda_matmul,
     .reduce = cuda_reduce,
+    .cumsum = cuda_cumsum,
     .bincount = cuda_bincount,
     .scatter = cuda_scatter,
     .trace_fn = "npx_dev_trace",

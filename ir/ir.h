@@ -398,6 +398,14 @@ bool ir_row_blocks(Program *p, Ref r);
  * reads arrays' rows and reduces none (M.sum(axis=0), t.sum(axis=1), A.T's
  * row sums): the warp's 32 reads of each step then lie side by side. */
 bool ir_warp_across_results(Program *p, Ref r);
+/* For cumsum (cumprod) v on the CUDA target: does a block scan each lane
+ * (or its share of one), rather than a thread each? Along the last axis,
+ * where a lane's elements lie side by side; down the columns, a thread's
+ * lane is beside its neighbours'. */
+static inline bool ir_scan_by_blocks(const Value *v)
+{
+    return v->kind == IR_CUMSUM && v->ival == v->shape.ndim - 1;
+}
 /* For elementwise value r outside a row group: the axis whose index runs
  * along the contiguous last axis of an array that r's element reads through
  * transposes (X.T * 2.0, t.transpose(2, 0, 1) - u), when that is not r's

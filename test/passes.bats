@@ -197,6 +197,23 @@ program() {
     [ "$(grep -c 'a warp across 32 results' <<<"$NPX_OUTPUT")" -eq 2 ]      # c and a, not r
 }
 
+@test "on the GPU a running sum along rows is scanned by blocks, split among them when the lanes are few; down columns, a thread a lane" {
+    program $'input x: f32[N]\ninput M: f32[R, C]\noutput c, d, e\nc = np.cumsum(x)\nd = np.cumsum(M, axis=0)\ne = np.cumsum(M, axis=1)'
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    local cu=$BATS_TEST_TMPDIR/p.cu
+    grep -qF 'const int64_t splits = npx_dev_splits(1, N, NPX_THREADS); /* tasks for each lane */' "$cu"
+    grep -qF '__global__ void k_c_1_totals(const float *x, int64_t N, float *parts, int64_t splits)' "$cu"
+    grep -qF '__global__ void k_c_1_offsets(float *parts, int64_t splits)' "$cu"
+    grep -qF "float carry = task % splits ? parts[task - 1] : 0; /* the lane's total before the share */" "$cu"
+    grep -qF 'const float before = __shfl_up_sync(0xffffffffu, acc, d);' "$cu"
+    grep -qF 'c[j] = carry + before + acc;' "$cu"
+    grep -qF 'e[i0 * C + j] = carry + before + acc;' "$cu"
+    sed -n '/line 5: d = /,/^}/p' "$cu" | grep -qF 'for (int64_t p = 0; p < R; p++) {'
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    [ "$(grep -c 'kernel: cumsum -> [ce] f32.*, a block along each lane, a tile at a time' <<<"$NPX_OUTPUT")" -eq 2 ]
+    grep -qxF '    kernel: cumsum -> d f32[R, C]' <<<"$NPX_OUTPUT"
+}
+
 @test "a row group ends at a statement that needs other rows, and what is read after it is stored whole" {
     explain "$BATS_TEST_DIRNAME/programs/row_groups.npx"
     grep -qF 'row_groups.npx:14-25: row by row' <<<"$NPX_OUTPUT"

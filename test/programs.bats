@@ -384,6 +384,10 @@ PY
     check_program "$BATS_TEST_DIRNAME/programs/cumsum.npx"
 }
 
+@test "running sums and products along lanes long enough to split among blocks on the GPU match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/cumsum_long.npx"
+}
+
 @test "comparisons and maximum with known answers (out-of-range Python ints, an array with itself) fold to NumPy's answers" {
     check_program "$BATS_TEST_DIRNAME/programs/known_comparisons.npx"
 }
