@@ -100,7 +100,7 @@ static void combine_block(Emitter *e, Ref r, const ReducePlan *rp, bool shuffles
     emit_close(e, NULL);
 }
 
-/* A reduction kernel's shared arrays and its accumulator. */
+/* A reduction kernel's shared arrays, where its threads' accumulators meet. */
 static void declare_accumulators(Emitter *e, const ReducePlan *rp)
 {
     const char *acc_t = dtype_ctype(rp->code.acc);
@@ -141,7 +141,7 @@ static const char *flat_element(Emitter *e, Ref r, const ReducePlan *rp, bool wa
         return NULL;
     if (warp)
         return arena_printf(e->p->arena, "j * %s + o", cx_dims(e, rp->kept.d, rp->kept.ndim));
-    return rp->kept.ndim ? arena_printf(e->p->arena, "o * %s + j", rp->count) : "j";
+    return rp->kept.ndim ? arena_printf(e->p->arena, "o * %s + j", cx_dims(e, rp->reduced.d, rp->reduced.ndim)) : "j";
 }
 
 /* n tasks for each split of a result */
@@ -216,7 +216,8 @@ static void reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *n
     emit_close(e, NULL);
     emit_line(e, "__syncthreads();");
     emit_close(e, NULL);
-    const char *own = arena_printf(e->p->arena, "%s *parts%s, int64_t splits", acc_t, rp->arg ? ", int64_t *parts_at" : "");
+    const char *own = arena_printf(e->p->arena, "%s *parts%s, int64_t splits", acc_t,
+                                   rp->arg ? ", int64_t *parts_at" : "");
     cuda_end_kernel(e, name, "", arena_printf(e->p->arena, "%s * NPX_THREADS", times_splits(e, tasks)), own,
                     rp->arg ? "parts, parts_at, splits" : "parts, splits");
 }
@@ -434,8 +435,8 @@ bool cuda_cumsum(Emitter *e, Ref r)
     emit_block(e);
     emit_line(e, "const int64_t splits = npx_dev_splits(%s, %s, NPX_THREADS); /* tasks for each lane */", lanes,
               cx_dim(e, v->shape.d[lane.ndim]));
-    emit_line(e, "%s *parts = splits > 1 ? (%s *)npx_dev_alloc(npx_bytes(%s, sizeof(%s), \"parts\"), false) : NULL;", ct,
-              ct, times_splits(e, lanes), ct);
+    emit_line(e, "%s *parts = splits > 1 ? (%s *)npx_dev_alloc(npx_bytes(%s, sizeof(%s), \"parts\"), false) : NULL;",
+              ct, ct, times_splits(e, lanes), ct);
     emit_open(e, "if (splits > 1)");
     totals_kernel(e, r, arena_printf(ar, "%s_totals", name));
     offsets_kernel(e, r, arena_printf(ar, "%s_offsets", name));

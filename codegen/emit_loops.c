@@ -364,10 +364,41 @@ static bool emit_arg_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     return true;
 }
 
+/* A whole array's any or all (max, min of bools) of an element read at its
+ * flat index (C): in chunks of NPX_DECIDE, each vectorized, shared by the
+ * threads, skipped once a chunk has decided the answer (NPX_DECIDE). */
+static void emit_deciding_chunks(Emitter *e, Ref r, const ReducePlan *rp, bool any)
+{
+    const Value *v = V(e->p, r);
+    emit_block(e);
+    emit_line(e, "uint8_t acc = %d;", !any);
+    emit_line(e, "int decided = 0; /* a chunk found a %s: no other can change acc */", any ? "true" : "false");
+    emit_parallel_open(e, any ? "NPX_PARALLEL_ANY" : "NPX_PARALLEL_ALL", NULL, rp->reduced.d, rp->reduced.ndim, NULL);
+    emit_open(e, "for (int64_t i0 = 0; i0 < %s; i0 += NPX_DECIDE)", rp->count);
+    emit_line(e, "int stop;");
+    emit_line(e, "NPX_ATOMIC_READ");
+    emit_line(e, "stop = decided;");
+    emit_line(e, "if (stop)");
+    emit_line(e, "    continue;");
+    emit_line(e, "const int64_t i1 = NPX_BLOCK_END(i0, %s, NPX_DECIDE);", rp->count);
+    emit_line(e, "%s", any ? "NPX_SIMD_ANY" : "NPX_SIMD_ALL");
+    emit_open(e, "for (int64_t i = i0; i < i1; i++)");
+    emit_line(e, "const bool elem = %s;", cx_value(e, v->args[0], NULL, NPX_BOOL));
+    emit_line(e, "acc %s= elem;", any ? "|" : "&");
+    emit_close(e, NULL);
+    emit_open(e, "if (%sacc)", any ? "" : "!");
+    emit_line(e, "NPX_ATOMIC_WRITE");
+    emit_line(e, "decided = 1;");
+    emit_close(e, NULL);
+    emit_parallel_close(e);
+    emit_line(e, "%s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
+    emit_close(e, NULL);
+}
+
 /* One loop nest over the kept axes; each iteration runs over the reduced ones. */
 void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
 {
-    const Value *v = V(e->p, r);
+    const Value *v = V(e->p, r), *a = V(e->p, v->args[0]);
     if (rp->arg && e->t->simd_minmax && rp->reduced.ndim > 0 && emit_arg_reduce(e, r, rp))
         return;
     /* max and min of floats vectorize as a plain max or min and a flag for
@@ -379,6 +410,10 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
      * a byte) */
     bool bool_flag = e->t->simd_minmax && rp->code.acc == NPX_BOOL && !rp->arg;
     bool any = v->red == RED_any || v->red == RED_max;
+    if (bool_flag && rp->kept.ndim == 0 && rp->reduced.ndim > 0 && cx_is_flat(e, v->args[0], &a->shape)) {
+        emit_deciding_chunks(e, r, rp, any);
+        return;
+    }
     /* integer sums in an unsigned accumulator, which wraps as NumPy's does
      * (a signed one may not, and the checked add does not vectorize) */
     bool int_sum = e->t->simd_minmax && rp->code.acc == NPX_I64 && v->red == RED_sum;

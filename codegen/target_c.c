@@ -41,6 +41,8 @@ static const struct { const char *name, *pragma; } omp_pragmas[] = {
     { "NPX_PARALLEL", "omp parallel" },
     { "NPX_FOR_NOWAIT", "omp for nowait" },
     { "NPX_PARALLEL_FOR", "omp parallel for" },
+    { "NPX_ATOMIC_READ", "omp atomic read" },
+    { "NPX_ATOMIC_WRITE", "omp atomic write" },
 };
 
 /* A reduction's clause, named NPX_SIMD_<simd> on a vectorized loop and, where

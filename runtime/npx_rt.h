@@ -181,6 +181,11 @@ NPX_RT void npx_store_fence(void);
  * (4096 x 4096 float64 on two cores: 73 -> 19 ms; tiles of 16: 21, of 64: 25). */
 #define NPX_TILE 32
 
+/* A whole array's any or all looks whether an earlier chunk of NPX_DECIDE
+ * elements has decided it before each chunk (a flag the threads share), so
+ * that one True stops any, one False stops all. */
+#define NPX_DECIDE 4096
+
 /* Where the block of size elements (a strip, a tile) that starts at start
  * ends, in an axis of n. */
 #define NPX_BLOCK_END(start, n, size) ((n) - (start) < (size) ? (n) : (start) + (size))

@@ -214,6 +214,18 @@ program() {
     grep -qxF '    kernel: cumsum -> d f32[R, C]' <<<"$NPX_OUTPUT"
 }
 
+@test "a whole array's any and all go in chunks that stop once one decides them, its flag shared by the threads" {
+    program $'input x: f32[N]\ninput M: bool[R, C]\noutput a, b, c\na = (x > 0.5).any()\nb = M.all()\nc = M.all(axis=1)'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    local c=$BATS_TEST_TMPDIR/p.c
+    [ "$(grep -c 'i0 += NPX_DECIDE) {' "$c")" -eq 2 ]      # a and b, not c: a row is short
+    grep -qF 'NPX_IF_LARGE(N, NPX_PARALLEL_ANY,' "$c"
+    grep -qF 'const bool elem = x[i] > 0.5f;' "$c"
+    grep -qF 'const bool elem = M[i];' "$c"
+    grep -A2 -F 'NPX_ATOMIC_READ' "$c" | grep -qF 'if (stop)'
+    grep -qF '#define NPX_ATOMIC_WRITE _Pragma("omp atomic write")' "$c"
+}
+
 @test "a row group ends at a statement that needs other rows, and what is read after it is stored whole" {
     explain "$BATS_TEST_DIRNAME/programs/row_groups.npx"
     grep -qF 'row_groups.npx:14-25: row by row' <<<"$NPX_OUTPUT"

@@ -93,6 +93,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/reductions_large_2d_f32.npx"
 }
 
+@test "a whole array's any and all, which stop at the chunk that decides them, match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/any_all_decided.npx"
+}
+
 @test "reductions whose results are few or lie side by side (the GPU shares them out by blocks and warps) match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/reductions_grid.npx"
 }
