@@ -22,6 +22,8 @@ typedef struct {
     const char *what;            /* the value the kernel computes */
     const char *size;            /* how many threads' worth of work */
     bool flat;                   /* every array at the flat index i (open_flat) */
+    int nest_n;                  /* a nest's axes (open_nest); with more than one, */
+    const char *nest_iv[NPX_MAX_RANK], *nest_len[NPX_MAX_RANK];   /* their indices and lengths */
     const RowGroup *group;       /* the row group whose kernel is being written */
     const char *own_params;      /* parameters of the kernel's own, not values (cuda_scatter's */
     const char *own_args;        /* marks, a reduction's parts): for the one kernel being written */
@@ -121,6 +123,7 @@ static void begin_kernel(Emitter *e, const char *what, const Dim *dims, int n, b
     s->host_indent = e->indent;
     s->what = what;
     s->flat = flat;
+    s->nest_n = 0;
     s->body = open_memstream(&s->body_text, &s->body_len);
     e->out = s->body;
     e->indent = flat ? 3 : 2;
@@ -139,16 +142,42 @@ static void cuda_open_nest(Emitter *e, const char *what, const Dim *dims, const 
                            const Shape *inner)
 {
     begin_kernel(e, what, dims, n, false);
+    S(e)->nest_n = n;
     if (n == 1)
         emit_line(e, "const int64_t %s = i;", iv[0]);
-    else if (n > 1) {
-        emit_line(e, "int64_t rest = i;");
-        for (int k = n - 1; k > 0; k--) {
-            const char *d = cuda_index_divisor(e, dims[k]);
-            emit_line(e, "const int64_t %s = rest %% %s; rest /= %s;", iv[k], d, d);
-        }
-        emit_line(e, "const int64_t %s = rest;", iv[0]);
+    for (int k = 0; n > 1 && k < n; k++) {
+        S(e)->nest_iv[k] = iv[k];
+        S(e)->nest_len[k] = cuda_index_divisor(e, dims[k]);
     }
+}
+
+/* A nest of several axes' grid-stride loop: a thread divides its first flat
+ * index i into the axes' indices once, and the grid's stride likewise; each
+ * step adds the stride's, carrying, instead of dividing again (a 64-bit
+ * division is a long routine on the GPU, beside an element's few loads). */
+static void print_stepped_nest(Emitter *e, FILE *k, const char *size, const char *body)
+{
+    Cuda *s = S(e);
+    int n = s->nest_n;
+    const char *const *iv = s->nest_iv, *const *len = s->nest_len;
+    fprintf(k, "    int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x;\n");
+    fprintf(k, "    if (i >= %s)\n        return;\n", size);
+    fprintf(k, "    /* i on each axis, and the grid's stride, which each step adds */\n");
+    fprintf(k, "    const int64_t grid_step = (int64_t)gridDim.x * blockDim.x;\n");
+    fprintf(k, "    int64_t rest = i, rest_step = grid_step;\n");
+    for (int a = n - 1; a > 0; a--) {
+        fprintf(k, "    int64_t %s = rest %% %s;\n    rest /= %s;\n", iv[a], len[a], len[a]);
+        fprintf(k, "    const int64_t %s_step = rest_step %% %s;\n    rest_step /= %s;\n", iv[a], len[a], len[a]);
+    }
+    fprintf(k, "    int64_t %s = rest;\n    const int64_t %s_step = rest_step;\n", iv[0], iv[0]);
+    fprintf(k, "    for (;;) {\n%s", body);
+    fprintf(k, "        if ((i += grid_step) >= %s)\n            break;\n", size);
+    for (int a = n - 1; a >= 0; a--)
+        fprintf(k, "        %s += %s_step;\n", iv[a], iv[a]);
+    for (int a = n - 1; a > 0; a--)
+        fprintf(k, "        if (%s >= %s) {\n            %s -= %s;\n            %s++;\n        }\n", iv[a], len[a], iv[a],
+                len[a], iv[a - 1]);
+    fprintf(k, "    }\n}\n");
 }
 
 static void cuda_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
@@ -228,7 +257,9 @@ static void cuda_close_nest(Emitter *e)
         fprintf(k, "        for (int64_t i = 4 * quads + threadIdx.x; i < %s; i += blockDim.x) {\n", size);
         fprintf(k, "%s        }\n}\n", s->body_text);
         size = arena_printf(e->p->arena, "(%s + 3) / 4", size);
-    } else {
+    } else if (s->nest_n > 1)
+        print_stepped_nest(e, k, size, s->body_text);
+    else {
         fprintf(k, "    for (int64_t i = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i < %s;\n", size);
         fprintf(k, "         i += (int64_t)gridDim.x * blockDim.x) {\n%s    }\n}\n", s->body_text);
     }

@@ -35,7 +35,8 @@ static const char *const reserved[] = {
     "st", "i", "j", "k", "p", "acc", "best", "elem", "shape", "a_ip", "accs", "parts", "ib", "q", "quads",
     "lo", "hi", "mine", "bin", "hists", "nan_seen", "lane", "half", "part", "o", "rest", "bins", "ev",
     "dev_status", "part_at", "elem_at", "at", "end", "strip", "graph", "rows_bytes", "rows_shared", "shared_rows",
-    "chunk_elem", "chunk_best", "splits", "share", "task", "j_from", "j_to", "parts_at", "rest_o", "rest_j", NULL,
+    "chunk_elem", "chunk_best", "splits", "share", "task", "j_from", "j_to", "parts_at", "rest_o", "rest_j",
+    "grid_step", "rest_step", "tile", "tile_total", "before", "carry", "up", "warp", NULL,
 };
 
 /* libm, each also with the suffixes f and l */

@@ -205,7 +205,7 @@ program() {
     grep -qF '__global__ void k_c_1_totals(const float *x, int64_t N, float *parts, int64_t splits)' "$cu"
     grep -qF '__global__ void k_c_1_offsets(float *parts, int64_t splits)' "$cu"
     grep -qF "float carry = task % splits ? parts[task - 1] : 0; /* the lane's total before the share */" "$cu"
-    grep -qF 'const float before = __shfl_up_sync(0xffffffffu, acc, d);' "$cu"
+    grep -qF 'const float before = __shfl_up_sync(0xffffffffu, acc, up);' "$cu"
     grep -qF 'c[j] = carry + before + acc;' "$cu"
     grep -qF 'e[i0 * C + j] = carry + before + acc;' "$cu"
     sed -n '/line 5: d = /,/^}/p' "$cu" | grep -qF 'for (int64_t p = 0; p < R; p++) {'
@@ -224,6 +224,17 @@ program() {
     grep -qF 'const bool elem = M[i];' "$c"
     grep -A2 -F 'NPX_ATOMIC_READ' "$c" | grep -qF 'if (stop)'
     grep -qF '#define NPX_ATOMIC_WRITE _Pragma("omp atomic write")' "$c"
+}
+
+@test "on the GPU a kernel over several axes divides a thread's first index once, then steps its indices by adding" {
+    program $'input A: f32[N, N]\ninput t: f32[B, N, N]\noutput S, T\nS = A + A.T\nT = t * A.T'
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    local cu=$BATS_TEST_TMPDIR/p.cu
+    sed -n '/line 4: S = /,/^}/p' "$cu" | tr -d ' ' | tr '\n' ' ' |
+        grep -qF 'for(;;){ S[i0*N+i1]=A[i0*N+i1]+A[i1*N+i0]; if((i+=grid_step)>=N*N) break; i1+=i1_step; i0+=i0_step; if(i1>=N){ i1-=N; i0++; } }'
+    sed -n '/line 5: T = /,/^}/p' "$cu" | grep -qF 'if (i2 >= N) {'
+    sed -n '/line 5: T = /,/^}/p' "$cu" | grep -qF 'if (i1 >= N) {'
+    ! sed -n '/for (;;) {/,/^}/p' "$cu" | grep -q '%'
 }
 
 @test "a row group ends at a statement that needs other rows, and what is read after it is stored whole" {
@@ -361,9 +372,11 @@ program() {
     grep -qF 'NPX_IF_LARGE(B * C, NPX_PARALLEL_SUM,' "$c"
     # a one-thread sum still vectorizes
     grep -qF 'NPX_IF_LARGE_ELSE(N, NPX_PARALLEL_SUM_SIMD, NPX_SIMD_SUM,' "$c"
-    # so do a whole array's max (with its NaN flag) and all
+    # so do a whole array's max (with its NaN flag) and all (its chunks, on one thread or shared)
     grep -qF 'NPX_IF_LARGE_ELSE(N, NPX_PARALLEL_MAXIMUM_SIMD, NPX_SIMD_MAX,' "$c"
-    grep -qF 'NPX_IF_LARGE_ELSE(N, NPX_PARALLEL_ALL_SIMD, NPX_SIMD_ALL,' "$c"
+    sed -n '/line 12: pos = /,$p' "$c" | grep -A1 -F 'NPX_IF_LARGE(N, NPX_PARALLEL_ALL,' |
+        grep -qF 'for (int64_t i0 = 0; i0 < N; i0 += NPX_DECIDE) {'
+    sed -n '/line 12: pos = /,$p' "$c" | grep -A1 -F 'NPX_SIMD_ALL' | grep -qF 'for (int64_t i = i0; i < i1; i++) {'
 }
 
 # (The row loop is the program's only expf, and the runtime has none: a call
