@@ -289,7 +289,6 @@ void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     emit_close(e, NULL);
 }
 
-
 /* ---- running sums and products along each lane of the last axis: a
  * block scans a task's share of a lane, a tile of NPX_THREADS elements at
  * a time, by shuffles within each warp, then across the warps. Where the
