@@ -1,5 +1,5 @@
 /* cuda_kernel.h: what the CUDA target's files share (target_cuda.c, and
- * cuda_fold.c for reductions): a kernel's body is written to a buffer
+ * cuda_fold.c for reductions and scans): a kernel's body is written to a buffer
  * between cuda_begin_kernel and cuda_end_kernel, which prints the kernel,
  * its parameters what the body read, and launches it. */
 #ifndef NPX_CUDA_KERNEL_H

@@ -89,12 +89,12 @@ static inline __attribute__((unused)) unsigned npx_dev_blocks(int64_t n)
     return blocks < 1 ? 1u : blocks > most ? (unsigned)most : (unsigned)blocks;
 }
 
-/* A reduction's blocks (target_cuda.c): `tasks` of them, one for each result
- * or each 32 side by side, with `lanes` of their threads sharing a result's
- * `count` elements. When that leaves the GPU short of blocks, each result's
- * elements are split among this many, as many as fill it while each thread
- * still folds NPX_SPLIT_WORK elements or more; a second kernel combines the
- * blocks' parts, in the same order every run. */
+/* A reduction's or a scan's blocks (codegen/cuda_fold.c): `tasks` of them,
+ * one for each result (lane) or each 32 side by side, with `lanes` of their
+ * threads sharing a result's `count` elements. When that leaves the GPU
+ * short of blocks, each result's elements are split among this many, as many
+ * as fill it while each thread still folds NPX_SPLIT_WORK elements or more;
+ * further kernels combine the blocks' parts, in the same order every run. */
 #define NPX_SPLIT_WORK 16
 static inline __attribute__((unused)) int64_t npx_dev_splits(int64_t tasks, int64_t count, int lanes)
 {
