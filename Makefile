@@ -87,6 +87,7 @@ check-gpu: all
 	tools/check-gpu.sh $(B)
 
 bench: all
+	@tools/install-deps.sh --bench
 	python3 bench/run.py --build $(B)/bench --npxc $(B)/npxc --npxcmp $(B)/npxcmp $(BENCH_ARGS)
 
 # Every test program at about a million elements beside NumPy, slowest first:

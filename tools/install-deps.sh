@@ -9,12 +9,17 @@
 #   libopenblas-dev  optional: the --blas tests link with -lopenblas (skipped without)
 #   libopenblas0-openmp  optional: OpenBLAS built on OpenMP, which npxc --blas
 #                    links when it is there (one pool of threads with the loops)
+# With --bench (make bench), also the benchmark's other baselines: NumExpr
+# (its column of the table) and threadpoolctl (which OpenBLAS kernel NumPy
+# runs), from pip; optional: the table says "not installed" without them.
 # Quiet when everything is there. Debian packages come from apt-get (with
 # apt-get update only when a first install fails). Not root: prints what to
 # install and exits 1 (0 when only the optional parallel is missing).
 set -euo pipefail
 
 PYTHON=${PYTHON:-python3}
+bench=0
+[ "${1:-}" = --bench ] && bench=1
 
 # command -> Debian package
 declare -A DEB=([flex]=flex [bison]=bison [bats]=bats [make]=make [cc]=gcc [parallel]=parallel)
@@ -32,14 +37,24 @@ numpy_ok() {
 }
 need_numpy=0
 numpy_ok || need_numpy=1
+# --bench: the Python modules the benchmark's table also reads, and their pip names
+bench_missing=()
+if ((bench)); then
+    for mod in numexpr threadpoolctl; do
+        "$PYTHON" -c "import $mod" >/dev/null 2>&1 || bench_missing+=("$mod")
+    done
+fi
 
-if ((${#missing[@]} + ${#optional[@]} + need_numpy == 0)); then
+if ((${#missing[@]} + ${#optional[@]} + need_numpy + ${#bench_missing[@]} == 0)); then
     exit 0
 fi
 
 if [ "$(id -u)" != 0 ]; then
     if ((${#missing[@]} + need_numpy == 0)); then
-        echo "install-deps: optional: apt-get install ${optional[*]} (two tests at a time; the --blas tests)" >&2
+        ((${#optional[@]} == 0)) ||
+            echo "install-deps: optional: apt-get install ${optional[*]} (two tests at a time; the --blas tests)" >&2
+        ((${#bench_missing[@]} == 0)) ||
+            echo "install-deps: optional: $PYTHON -m pip install ${bench_missing[*]} (the benchmark's NumExpr column and BLAS kernel)" >&2
         exit 0
     fi
     echo "install-deps: missing tools; as root, run:" >&2
@@ -69,10 +84,20 @@ if command -v parallel >/dev/null 2>&1 && [ ! -e "$HOME/.parallel/will-cite" ]; 
     mkdir -p "$HOME/.parallel" && touch "$HOME/.parallel/will-cite"
 fi
 
+# pip_install PKG...: into $PYTHON; a Debian python3 refuses pip installs
+# outside a venv (PEP 668) unless told.
+pip_install() {
+    "$PYTHON" -m pip install -q "$@" 2>/dev/null ||
+        "$PYTHON" -m pip install -q --break-system-packages "$@"
+}
+
 if ! numpy_ok; then
     echo "install-deps: installing NumPy 2 for $PYTHON" >&2
-    # A Debian python3 refuses pip installs outside a venv (PEP 668) unless told.
-    "$PYTHON" -m pip install -q 'numpy>=2' 2>/dev/null ||
-        "$PYTHON" -m pip install -q --break-system-packages 'numpy>=2'
+    pip_install 'numpy>=2'
     numpy_ok || { echo "install-deps: NumPy 2 is still not importable by $PYTHON" >&2; exit 1; }
+fi
+if ((${#bench_missing[@]} > 0)); then
+    echo "install-deps: installing ${bench_missing[*]} for $PYTHON (benchmark baselines)" >&2
+    pip_install "${bench_missing[@]}" ||
+        echo "install-deps: could not install ${bench_missing[*]}; the table says so" >&2
 fi
