@@ -144,13 +144,13 @@ bool emit_streams_row(Emitter *e, const RowGroup *g, Ref r)
 }
 
 /* Value r's loop nest: in tiles where its element reads an array across its
- * rows (ir_tiled_axis) and the target tiles (C). */
+ * rows (ir_tiled_axis). */
 static void open_elementwise_nest(Emitter *e, Ref r, const char *const *iv)
 {
     const Value *v = V(e->p, r);
     int k = e->t->open_tiles ? ir_tiled_axis(e->p, r) : -1;
     if (k >= 0) {
-        e->t->open_tiles(e, v->shape.d, iv, v->shape.ndim, k, "NPX_PARALLEL_FOR", NULL);
+        e->t->open_tiles(e, v->cname, v->shape.d, iv, v->shape.ndim, k, "NPX_PARALLEL_FOR", NULL);
         e->nest_depth = v->shape.ndim + 2;
     } else
         open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim, NULL);
@@ -460,7 +460,7 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
         iv[swap] = rp->red_iv[n - 1], iv[n - 1] = rp->red_iv[swap];
     }
     if (tile >= 0)
-        e->t->open_tiles(e, dims, iv, n, tile, par, simd);
+        e->t->open_tiles(e, v->cname, dims, iv, n, tile, par, simd);
     else
         open_loops(e, dims, iv, n, simd, par);
     emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), cx_value(e, v->args[0], rp->iv, rp->code.acc));

@@ -23,11 +23,13 @@ struct Target {
     void (*open_nest)(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n,
                       const Shape *inner);
     /* Loops over dims[0..n) in tiles over axes k and n - 1, for an element
-     * that reads an array across its rows (X.T): n + 2 loops, the outermost
-     * shared by the threads with pragma par when the nest is large, the
-     * innermost under simd (NULL: none). NULL: the target does not tile. */
-    void (*open_tiles)(Emitter *e, const Dim *dims, const char *const *iv, int n, int k, const char *par,
-                       const char *simd);
+     * that reads an array across its rows (X.T): on the C target n + 2
+     * loops, the outermost shared by the threads with pragma par when the
+     * nest is large, the innermost under simd (NULL: none); on the CUDA
+     * target a kernel computing value `what`, a block a tile. NULL: the
+     * target does not tile. */
+    void (*open_tiles)(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n, int k,
+                       const char *par, const char *simd);
     /* The same over all elements of dims[0..n), with one flat index, i. */
     void (*open_flat)(Emitter *e, const char *what, const Dim *dims, int n);
     void (*close_nest)(Emitter *e);

@@ -198,8 +198,8 @@ static void c_open_nest(Emitter *e, const char *what, const Dim *dims, const cha
  * over the tiles where those axes' loops were, then the two loops inside a
  * tile. The element reads an array across its rows; in a tile each cache
  * line of it is used whole. */
-static void c_open_tiles(Emitter *e, const Dim *dims, const char *const *iv, int n, int k, const char *par,
-                         const char *simd)
+static void c_open_tiles(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n, int k,
+                         const char *par, const char *simd)
 {
     emit_parallel_open(e, par, NULL, dims, n, NULL);
     for (int a = 0; a < n; a++) {

@@ -24,6 +24,8 @@ typedef struct {
     bool flat;                   /* every array at the flat index i (open_flat) */
     int nest_n;                  /* a nest's axes (open_nest); with more than one, */
     const char *nest_iv[NPX_MAX_RANK], *nest_len[NPX_MAX_RANK];   /* their indices and lengths */
+    int tile_axis;               /* open_tiles: the axis tiled with the last one; -1: none */
+    const char *tile_dim[NPX_MAX_RANK];   /* and each axis's size, 0 included */
     const RowGroup *group;       /* the row group whose kernel is being written */
     const char *own_params;      /* parameters of the kernel's own, not values (cuda_scatter's */
     const char *own_args;        /* marks, a reduction's parts): for the one kernel being written */
@@ -124,6 +126,7 @@ static void begin_kernel(Emitter *e, const char *what, const Dim *dims, int n, b
     s->what = what;
     s->flat = flat;
     s->nest_n = 0;
+    s->tile_axis = -1;
     s->body = open_memstream(&s->body_text, &s->body_len);
     e->out = s->body;
     e->indent = flat ? 3 : 2;
@@ -178,6 +181,81 @@ static void print_stepped_nest(Emitter *e, FILE *k, const char *size, const char
         fprintf(k, "        if (%s >= %s) {\n            %s -= %s;\n            %s++;\n        }\n", iv[a], len[a], iv[a],
                 len[a], iv[a - 1]);
     fprintf(k, "    }\n}\n");
+}
+
+/* An elementwise kernel whose element reads an array across its rows (X.T,
+ * A + A.T: ir_tiled_axis) takes tiles of NPX_TILE x NPX_TILE elements over
+ * axes k and n - 1, a block a tile at a time: each warp a row of the tile,
+ * its 32 threads neighbours along the last axis (written side by side), the
+ * block's warps the tile's rows in turn. A warp's reads of the array read
+ * across its rows fall in 32 of that array's rows, but the block reads each
+ * of those cache lines whole while they are in its multiprocessor's L1; in
+ * flat order every element read took a line of its own from L2. */
+static void cuda_open_tiles(Emitter *e, const char *what, const Dim *dims, const char *const *iv, int n, int k,
+                            const char *par, const char *simd)
+{
+    cuda_open_nest(e, what, dims, iv, n, NULL);
+    Cuda *s = S(e);
+    s->tile_axis = k;
+    for (int a = 0; a < n; a++)
+        s->tile_dim[a] = cx_dim(e, dims[a]);
+    e->indent = 3;
+}
+
+/* How many tiles cuda_open_tiles's nest has: the other axes' sizes times
+ * the tiles along axes k and n - 1, in the kernel (i0_tiles) or on the host. */
+static const char *tile_count(Emitter *e, bool host)
+{
+    Cuda *s = S(e);
+    const char *n_tiles = NULL;
+    for (int a = 0; a < s->nest_n; a++) {
+        const char *f = s->tile_dim[a];
+        if (a == s->tile_axis || a == s->nest_n - 1)
+            f = host ? arena_printf(e->p->arena, "NPX_TILES(%s)", f)
+                     : arena_printf(e->p->arena, "%s_tiles", s->nest_iv[a]);
+        n_tiles = n_tiles ? arena_printf(e->p->arena, "%s * %s", n_tiles, f) : f;
+    }
+    return n_tiles;
+}
+
+/* The kernel of cuda_open_tiles's nest: a grid-stride loop over the tiles,
+ * each block dividing its tile's number into the axes once. */
+static void print_tiled_nest(Emitter *e, FILE *k, const char *body)
+{
+    Cuda *s = S(e);
+    int n = s->nest_n, across = s->tile_axis;
+    const char *const *iv = s->nest_iv, *const *dim = s->tile_dim, *last = iv[n - 1], *i = iv[across];
+    fprintf(k, "    /* a block a tile of NPX_TILE x NPX_TILE over %s and %s at a time, a warp a row of it */\n", i,
+            last);
+    fprintf(k, "    const int64_t %s_tiles = NPX_TILES(%s), %s_tiles = NPX_TILES(%s);\n", i, dim[across], last,
+            dim[n - 1]);
+    fprintf(k, "    for (int64_t tile = blockIdx.x; tile < %s; tile += gridDim.x) {\n", tile_count(e, false));
+    /* the tile's number, split into the axes: the last one's tiles vary
+     * fastest, then the tiled axis's, then the other axes' indices */
+    int order[NPX_MAX_RANK], m = 0;
+    order[m++] = n - 1;
+    order[m++] = across;
+    for (int a = n - 2; a >= 0; a--)
+        if (a != across)
+            order[m++] = a;
+    fprintf(k, "        int64_t rest = tile;\n");
+    for (int j = 0; j < m; j++) {
+        int a = order[j];
+        const char *of = a == n - 1 || a == across ? arena_printf(e->p->arena, "%s_tiles", iv[a]) : s->nest_len[a];
+        const char *at = j == m - 1 ? "rest" : arena_printf(e->p->arena, "rest %% %s", of);
+        if (a == n - 1)
+            fprintf(k, "        const int64_t %s = %s * NPX_TILE + threadIdx.x %% NPX_TILE;\n", last, at);
+        else if (a == across)
+            fprintf(k, "        const int64_t %s_tile = %s * NPX_TILE;\n", i, at);
+        else
+            fprintf(k, "        const int64_t %s = %s;\n", iv[a], at);
+        if (j < m - 1)
+            fprintf(k, "        rest /= %s;\n", of);
+    }
+    fprintf(k, "        if (%s >= %s)\n            continue;\n", last, dim[n - 1]);
+    fprintf(k, "        for (int64_t %s = %s_tile + threadIdx.x / NPX_TILE; %s < NPX_BLOCK_END(%s_tile, %s, NPX_TILE);\n",
+            i, i, i, i, dim[across]);
+    fprintf(k, "             %s += blockDim.x / NPX_TILE) {\n%s        }\n    }\n}\n", i, body);
 }
 
 static void cuda_open_flat(Emitter *e, const char *what, const Dim *dims, int n)
@@ -257,6 +335,9 @@ static void cuda_close_nest(Emitter *e)
         fprintf(k, "        for (int64_t i = 4 * quads + threadIdx.x; i < %s; i += blockDim.x) {\n", size);
         fprintf(k, "%s        }\n}\n", s->body_text);
         size = arena_printf(e->p->arena, "(%s + 3) / 4", size);
+    } else if (s->tile_axis >= 0) {
+        print_tiled_nest(e, k, s->body_text);
+        size = arena_printf(e->p->arena, "%s * NPX_THREADS", tile_count(e, true));
     } else if (s->nest_n > 1)
         print_stepped_nest(e, k, size, s->body_text);
     else {
@@ -615,6 +696,7 @@ const Target target_cuda = {
     .input = cuda_input,
     .declare = cuda_declare,
     .open_nest = cuda_open_nest,
+    .open_tiles = cuda_open_tiles,
     .open_flat = cuda_open_flat,
     .close_nest = cuda_close_nest,
     .open_rows = cuda_open_rows,

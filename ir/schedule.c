@@ -12,15 +12,15 @@
 #include "ir.h"
 
 /* i0, i1, ...: the emitters' loop indices, and i0_tile, i1_tile, ...: their
- * tiles' (c_open_tiles), i0_step, ...: their steps in a kernel's grid-stride
- * loop (target_cuda.c) */
+ * tiles' (c_open_tiles), i0_tiles, ...: how many tiles (a tiled kernel's),
+ * i0_step, ...: their steps in a kernel's grid-stride loop (target_cuda.c) */
 static bool is_loop_index(const char *s)
 {
     if (s[0] != 'i' || !s[1])
         return false;
     for (s++; *s >= '0' && *s <= '9'; s++)
         ;
-    return s[-1] != 'i' && (!*s || strcmp(s, "_tile") == 0 || strcmp(s, "_step") == 0);
+    return s[-1] != 'i' && (!*s || strcmp(s, "_tile") == 0 || strcmp(s, "_tiles") == 0 || strcmp(s, "_step") == 0);
 }
 
 static bool taken(const char **used, int nused, const char *s)

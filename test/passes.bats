@@ -18,7 +18,7 @@ program() {
     printf '%s\n' "$1" >"$BATS_TEST_TMPDIR/p.npx"
 }
 
-@test "a loop that reads an array across its rows goes in tiles; a transpose's reductions go along the array's rows" {
+@test "a loop that reads an array across its rows goes in tiles (on the GPU a block a tile); a transpose's reductions go along the array's rows" {
     program $'input X: f64[M, K]\ninput Y: f64[K, M]\noutput a, b, s0, s1\na = X.T * 2.0\nb = Y * 2.0\ns0 = X.T.sum(axis=0)\ns1 = X.T.sum(axis=1)'
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     grep -qF 'for (int64_t i0_tile = 0; i0_tile < K; i0_tile += NPX_TILE) {' "$BATS_TEST_TMPDIR/p.c"
@@ -32,7 +32,15 @@ program() {
         <<<"$NPX_OUTPUT"
     [ "$(grep -c 'in tiles' <<<"$NPX_OUTPUT")" -eq 1 ]
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
-    ! grep -q 'i0_tile' "$BATS_TEST_TMPDIR/p.cu"
+    local cu=$BATS_TEST_TMPDIR/p.cu
+    sed -n '/line 4: a = /,/^}/p' "$cu" | tr -d ' ' | tr '\n' ' ' |
+        grep -qF 'for(int64_ttile=blockIdx.x;tile<i0_tiles*i1_tiles;tile+=gridDim.x){ int64_trest=tile; constint64_ti1=rest%i1_tiles*NPX_TILE+threadIdx.x%NPX_TILE; rest/=i1_tiles; constint64_ti0_tile=rest*NPX_TILE; if(i1>=M) continue; for(int64_ti0=i0_tile+threadIdx.x/NPX_TILE;i0<NPX_BLOCK_END(i0_tile,K,NPX_TILE); i0+=blockDim.x/NPX_TILE){ a[i0*M+i1]=X[i1*K+i0]*2.0; } }'
+    grep -qF 'NPX_LAUNCH(k_a_1, npx_dev_blocks(NPX_TILES(K) * NPX_TILES(M) * NPX_THREADS)' "$cu"
+    [ "$(grep -c 'i0_tile = ' "$cu")" -eq 1 ]      # not b, read in order
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    grep -qF 'kernel: multiply -> a f64[K, M] (fused: transpose), a block a tile of 32 x 32 at a time: it reads an array across its rows' \
+        <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'a block a tile' <<<"$NPX_OUTPUT")" -eq 1 ]
 }
 
 @test "a reduction over one axis of an element read both ways (A - A.T) goes 8 rows at a time, over either axis" {
@@ -227,13 +235,13 @@ program() {
 }
 
 @test "on the GPU a kernel over several axes divides a thread's first index once, then steps its indices by adding" {
-    program $'input A: f32[N, N]\ninput t: f32[B, N, N]\noutput S, T\nS = A + A.T\nT = t * A.T'
+    program $'input A: f32[N, N]\ninput v: f32[N]\ninput t: f32[B, N, N]\noutput S, T\nS = A + v\nT = t * v[:, None]'
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
     local cu=$BATS_TEST_TMPDIR/p.cu
-    sed -n '/line 4: S = /,/^}/p' "$cu" | tr -d ' ' | tr '\n' ' ' |
-        grep -qF 'for(;;){ S[i0*N+i1]=A[i0*N+i1]+A[i1*N+i0]; if((i+=grid_step)>=N*N) break; i1+=i1_step; i0+=i0_step; if(i1>=N){ i1-=N; i0++; } }'
-    sed -n '/line 5: T = /,/^}/p' "$cu" | grep -qF 'if (i2 >= N) {'
-    sed -n '/line 5: T = /,/^}/p' "$cu" | grep -qF 'if (i1 >= N) {'
+    sed -n '/line 5: S = /,/^}/p' "$cu" | tr -d ' ' | tr '\n' ' ' |
+        grep -qF 'for(;;){ S[i0*N+i1]=A[i0*N+i1]+v[i1]; if((i+=grid_step)>=N*N) break; i1+=i1_step; i0+=i0_step; if(i1>=N){ i1-=N; i0++; } }'
+    sed -n '/line 6: T = /,/^}/p' "$cu" | grep -qF 'if (i2 >= N) {'
+    sed -n '/line 6: T = /,/^}/p' "$cu" | grep -qF 'if (i1 >= N) {'
     ! sed -n '/for (;;) {/,/^}/p' "$cu" | grep -q '%'
 }
 
