@@ -195,6 +195,8 @@ static void cuda_open_tiles(Emitter *e, const char *what, const Dim *dims, const
                             const char *par, const char *simd)
 {
     cuda_open_nest(e, what, dims, iv, n, NULL);
+    if (!ir_tile_fills(dims, n, k))
+        return;
     Cuda *s = S(e);
     s->tile_axis = k;
     for (int a = 0; a < n; a++)

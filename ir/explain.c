@@ -92,7 +92,8 @@ static const char *loop_order(Program *p, Ref r)
         if (ir_scan_by_blocks(v))
             return ", a block along each lane, a tile at a time; when the lanes are too few to fill the GPU, "
                    "blocks share each one, starting from the totals of the shares before theirs";
-        if (v->kind != IR_REDUCE && ir_tiled_axis(p, r) >= 0)
+        int k = v->kind != IR_REDUCE ? ir_tiled_axis(p, r) : -1;
+        if (k >= 0 && ir_tile_fills(v->shape.d, v->shape.ndim, k))
             return arena_printf(p->arena, ", a block a tile of %d x %d at a time: it reads an array across its rows",
                                 NPX_TILE, NPX_TILE);
         if (v->kind != IR_REDUCE || p->stmts[v->stmt].group)

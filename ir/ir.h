@@ -417,6 +417,13 @@ static inline bool ir_scan_by_blocks(const Value *v)
  * (ir_swapped_axis) or it goes in row blocks (ir_row_blocks) instead: the
  * reduced loops go in tiles (np.abs(t - t.transpose(0, 2, 1)).max()). */
 int ir_tiled_axis(Program *p, Ref r);
+/* Do axes k and n - 1 of dims fill a tile of NPX_TILE x NPX_TILE, or may
+ * they (a size symbol)? On the CUDA target a block takes such a tile at a
+ * time only then: in a narrower one most of its threads would idle. */
+static inline bool ir_tile_fills(const Dim *dims, int n, int k)
+{
+    return (DIM_IS_SYM(dims[k]) || dims[k] >= NPX_TILE) && (DIM_IS_SYM(dims[n - 1]) || dims[n - 1] >= NPX_TILE);
+}
 /* For reduction r of all of an element computed in its loop, whose reads
  * of arrays all run across their rows on one loop axis (np.abs(A.T).max()):
  * that axis, whose loop and the last one's swap places, so that every read
