@@ -51,7 +51,7 @@ blas_check() {
     blas_check "$NPX_ROOT/test/programs/matmul_stacked.npx"
     [ "$(grep -c '^ *npx_mirror_upper_f[0-9]*(' "$BATS_TEST_TMPDIR/prog.c")" -eq 2 ]
     blas_check "$NPX_ROOT/test/programs/gemm_views.npx"      # x[T - 1].T @ x[1]: two blocks, a GEMM
-    ! grep -q 'syrk(NPX' "$BATS_TEST_TMPDIR/prog.c"
+    not grep -q 'syrk(NPX' "$BATS_TEST_TMPDIR/prog.c"
     npx_exec "npxc --explain --blas" "$NPXC" --explain --blas "$NPX_ROOT/test/programs/gemm_blocks.npx"
     grep -qF 'call: matmul -> gram f32[K, K]: cblas_ssyrk(a transposed), its upper triangle, the lower one copied from it' \
         <<<"$NPX_OUTPUT"

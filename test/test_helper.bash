@@ -47,6 +47,13 @@ npx_limit() {
     fi
 }
 
+# not CMD...: succeeds when CMD fails. Write it where `! CMD` would go: bash's
+# errexit ignores a negated command, so `! CMD` fails a test only on its last
+# line, and anywhere else could never fail.
+not() {
+    ! "$@"
+}
+
 # npx_exec DESC CMD...: run CMD with stdout and stderr captured, for at most
 # NPX_TIMEOUT seconds (default 120); when it fails, print DESC, the command
 # line and everything it printed, and return 1. On success its output is left
