@@ -537,6 +537,35 @@ static void bincount_shared(Emitter *e, Ref r, const Value *x)
     emit_launch(e, name, n, "0", args);
 }
 
+/* bincount's first kernel: it reports a negative element and finds the
+ * largest, each thread over its elements, then each warp by shuffles, whose
+ * first lane alone does the atomicMax on the status (one an element, all on
+ * one address, would wait on each other in turn). */
+static void bincount_max(Emitter *e, Ref r, const IrStmt *st)
+{
+    const Value *v = V(e->p, r), *x = V(e->p, v->args[0]);
+    const char *iv[] = { "i0" }, *what = arena_printf(e->p->arena, "%s_max", v->cname);
+    emit_line(e, "npx_dev_max_reset(dev_status);");
+    cuda_begin_kernel(e, what);
+    e->indent = 1;
+    const char *n = cx_dim(e, x->shape.d[0]);
+    emit_line(e, "long long most = -1; /* the largest element this thread saw, then its warp */");
+    emit_line(e, "for (int64_t i0 = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; i0 < %s;", n);
+    emit_open(e, "     i0 += (int64_t)gridDim.x * blockDim.x)");
+    emit_line(e, "const long long elem = (long long)%s;", cx_value(e, v->args[0], iv, NPX_I64));
+    emit_line(e, "if (elem < 0)");
+    emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem, 0);", st->line);
+    emit_line(e, "most = elem > most ? elem : most;");
+    emit_close(e, NULL);
+    emit_open(e, "for (int lane = 16; lane > 0; lane /= 2)");
+    emit_line(e, "const long long other = __shfl_down_sync(0xffffffffu, most, lane);");
+    emit_line(e, "most = other > most ? other : most;");
+    emit_close(e, NULL);
+    emit_line(e, "if (threadIdx.x %% 32 == 0)");
+    emit_line(e, "    atomicMax(&st->max, most);");
+    cuda_end_kernel(e, cuda_kernel_name(e, what), ": its largest element, and any negative one", n, NULL, NULL);
+}
+
 /* bincount: one kernel checks for negative values and finds the largest;
  * the host reads both in one copy (the one sync, to size the result); one
  * kernel counts, in shared memory when the bins fit. A histogram's bin
@@ -549,13 +578,7 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     const char *iv[] = { "i0" };
     Dim xd[] = { x->shape.d[0] };
     if (!v->binned) {
-        emit_line(e, "npx_dev_max_reset(dev_status);");
-        e->t->open_nest(e, arena_printf(p->arena, "%s_max", v->cname), xd, iv, 1, NULL);
-        emit_line(e, "const long long elem = (long long)%s;", cx_value(e, v->args[0], iv, NPX_I64));
-        emit_line(e, "if (elem < 0)");
-        emit_line(e, "    npx_dev_fail(st, %d, NPX_FAIL_BINCOUNT_NEGATIVE, i0, elem, 0);", st->line);
-        emit_line(e, "atomicMax(&st->max, elem);");
-        e->t->close_nest(e);
+        bincount_max(e, r, st);
         emit_line(e, "int64_t %s = npx_dev_read_max(st, dev_status, %s); /* one sync */", len, cx_dim(e, v->ival));
     }
     cuda_declare(e, v, true);

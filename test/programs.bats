@@ -157,6 +157,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/bincount_sized.npx"
 }
 
+@test "bincount's length comes from one large element wherever it lies (on the GPU: any lane of a warp)" {
+    check_program "$BATS_TEST_DIRNAME/programs/bincount_largest.npx"
+}
+
 @test "x[index] = v and x[index] op= v (masks, integers, slices, '...', in a loop) match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/setitem.npx"
 }
