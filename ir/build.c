@@ -671,6 +671,21 @@ static Ref dot_of_stacks(Program *p, Span at, Span span, Ref a, Ref b)
     return build_contraction(p, at, span, t, 2, out, nout);
 }
 
+/* A vector times a vector that no GEMM computes (integers, bools, two
+ * dtypes): the sum of their elementwise product in the dtype they promote
+ * to (wrapping as NumPy's dot does), for bools whether any pair is both
+ * True. A reduction, which the targets share among the threads and the
+ * GPU's blocks; as a product's loop it ran on one thread, a GPU's too. */
+static Ref vector_dot_reduction(Program *p, Span at, Span span, Ref a, Ref b)
+{
+    npx_dtype t = dtype_promote(V(p, a)->dtype, V(p, b)->dtype);
+    const Ref pair[2] = { a, b };
+    if (t == NPX_BOOL)
+        return build_reduce_as(p, span, RED_any, build_ufunc(p, at, span, UF_logical_and, pair, 2, false), 1u, false,
+                               NPX_BOOL);
+    return build_reduce_as(p, span, RED_sum, build_ufunc(p, at, span, UF_multiply, pair, 2, false), 1u, false, t);
+}
+
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
 {
     if (!a || !b)
@@ -696,6 +711,8 @@ Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what)
         ir_add_check(p, p->nstmts - 1, k1, k2, at, "matmul: inner sizes differ");
     if (vb->shape.ndim > 2 && strcmp(what, "dot") == 0)
         return dot_of_stacks(p, at, span, a, b);
+    if (va->shape.ndim == 1 && vb->shape.ndim == 1 && !(dtype_is_float(va->dtype) && va->dtype == vb->dtype))
+        return vector_dot_reduction(p, at, span, a, b);
     Shape stacks[2], s;          /* the axes before a matrix's last two broadcast */
     for (int i = 0; i < 2; i++) {
         const Shape *in = i ? &vb->shape : &va->shape;

@@ -51,6 +51,20 @@ program() {
     grep -qF 'in tiles of 32 x 32' <<<"$NPX_OUTPUT"
 }
 
+@test "a dot of vectors no GEMM computes is a reduction of their product (host threads, GPU blocks); float vectors stay a GEMM on the GPU" {
+    explain "$BATS_TEST_DIRNAME/programs/dot_vectors.npx"
+    grep -qF 'loop: sum -> ii i32 (fused: multiply)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: any -> bb bool (fused: logical_and, equal, remainder, equal, remainder)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: sum -> fd f64 (fused: multiply)' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'matmul' <<<"$NPX_OUTPUT")" -eq 0 ]
+    explain "$BATS_TEST_DIRNAME/programs/dot_vectors.npx" -t cuda
+    grep -qF 'kernel: sum -> ein i64 (fused: multiply), a block per result; when the results are too few to fill the GPU' \
+        <<<"$NPX_OUTPUT"
+    program $'input u: f32[N]\ninput w: f32[N]\noutput d\nd = np.dot(u, w)'
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    grep -qF 'call: matmul -> d f32: cublasSgemm(u, w)' <<<"$NPX_OUTPUT"
+}
+
 @test "a reduction over one axis of an element read both ways (A - A.T) goes 8 rows at a time, over either axis" {
     program $'input A: f64[N, N]\noutput c0, c1\nc0 = np.abs(A - A.T).max(axis=0)\nc1 = np.abs(A - A.T).max(axis=1)'
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"

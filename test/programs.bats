@@ -157,6 +157,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/bincount_sized.npx"
 }
 
+@test "a dot of integer, bool or mixed-dtype vectors is a reduction that matches NumPy (int32 wrapping, bools as any)" {
+    check_program "$BATS_TEST_DIRNAME/programs/dot_vectors.npx"
+}
+
 @test "bincount's length comes from one large element wherever it lies (on the GPU: any lane of a warp)" {
     check_program "$BATS_TEST_DIRNAME/programs/bincount_largest.npx"
 }
