@@ -2,7 +2,14 @@
 #include <string.h>
 #include "npx_rt.h"
 
-void npx_set_output(npx_state *st, int j, npx_dtype dtype, int ndim, const int64_t *shape, void *data, bool owned)
+/* Never inlined: GCC 12.2 with AVX-512 (Debian 12's compiler, -O2 and up)
+ * miscompiled the copy of a shape inlined into npx_run, where it knew an
+ * axis to be 0 (a slice like x[..., 3:1] on a path after a product that
+ * returns early for it): it stored { 1, 1, 1, 1 } for { 1, 1, 0, 0 }, one
+ * broadcast for a vector of two values, and the program wrote a (1, 1, 1, 1)
+ * array for NumPy's (1, 1, 0, 0) (test/programs/empty_slice_product.npx). */
+__attribute__((noinline)) void npx_set_output(npx_state *st, int j, npx_dtype dtype, int ndim,
+                                              const int64_t *shape, void *data, bool owned)
 {
     npx_array *o = &st->out[j];
     o->dtype = dtype;

@@ -157,6 +157,10 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/bincount_sized.npx"
 }
 
+@test "a stack of products of empty matrices has NumPy's shape (GCC 12 with AVX-512 stored it as 1s)" {
+    check_program "$BATS_TEST_DIRNAME/programs/empty_slice_product.npx"
+}
+
 @test "a dot of integer, bool or mixed-dtype vectors is a reduction that matches NumPy (int32 wrapping, bools as any)" {
     check_program "$BATS_TEST_DIRNAME/programs/dot_vectors.npx"
 }
