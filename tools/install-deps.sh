@@ -37,7 +37,7 @@ numpy_ok() {
 }
 need_numpy=0
 numpy_ok || need_numpy=1
-# --bench: the Python modules the benchmark's table also reads, and their pip names
+# --bench: the Python modules the benchmark's table also reads (pip installs them by these names)
 bench_missing=()
 if ((bench)); then
     for mod in numexpr threadpoolctl; do
