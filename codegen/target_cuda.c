@@ -599,9 +599,10 @@ static void cuda_bincount(Emitter *e, Ref r, const IrStmt *st)
     e->indent--;
 }
 
-/* np.add.at(x, p, v) and np.subtract.at: one kernel over the selection,
- * each element added with an atomic, so that a repeated position adds
- * again (in another order than the C program's loop: float sums may differ
+/* np.add.at(x, p, v), np.subtract.at, np.maximum.at and np.minimum.at: one
+ * kernel over the selection, each value combined into its element by an
+ * atomic (ir_ufunc_at_atomic), so that a repeated position combines again
+ * (floats add in another order than the C program's loop: sums may differ
  * in their last bits). False for what has no atomic (multiply, bool). */
 static bool scatter_atomic(Emitter *e, Ref r)
 {
@@ -609,8 +610,8 @@ static bool scatter_atomic(Emitter *e, Ref r)
     const Value *u = V(p, r), *x = V(p, u->args[0]), *v = V(p, u->args[1]);
     static const char *const as[] = { [NPX_I32] = "unsigned int", [NPX_I64] = "unsigned long long",
                                       [NPX_F32] = "float", [NPX_F64] = "double" };
-    bool sub = u->ufunc == UF_subtract;
-    if (!ir_ufunc_at_adds(u))
+    const char *atomic = ir_ufunc_at_atomic(u);
+    if (!atomic)
         return false;
     const char *t = as[u->dtype];
     const char **iv = emit_index_vars(e, v->shape.ndim);
@@ -618,14 +619,19 @@ static bool scatter_atomic(Emitter *e, Ref r)
     const char *elem = cx_element(e, r, &u->shape, cx_selected(e, &x->shape, u->sel, iv));
     const char *value = cx_value(e, u->args[1], iv, u->dtype);
     bool f = dtype_is_float(u->dtype);
-    if (!f)                                      /* integers wrap, as NumPy's do: unsigned */
-        value = arena_printf(p->arena, "(%s)%s", t, cx_paren(e, value));
-    if (sub)
-        value = f ? arena_printf(p->arena, "-%s", cx_paren(e, value)) : arena_printf(p->arena, "(%s)0 - %s", t, value);
-    if (f)
-        emit_line(e, "atomicAdd(&%s, %s);", elem, value);
-    else
-        emit_line(e, "atomicAdd((%s *)&%s, %s);", t, elem, value);
+    if (u->ufunc == UF_maximum || u->ufunc == UF_minimum)
+        emit_line(e, "npx_atomic_%s(&%s, %s);", u->ufunc == UF_maximum ? "max" : "min", elem, value);
+    else {
+        if (!f)                                  /* integers wrap, as NumPy's do: unsigned */
+            value = arena_printf(p->arena, "(%s)%s", t, cx_paren(e, value));
+        if (u->ufunc == UF_subtract)
+            value = f ? arena_printf(p->arena, "-%s", cx_paren(e, value))
+                      : arena_printf(p->arena, "(%s)0 - %s", t, value);
+        if (f)
+            emit_line(e, "atomicAdd(&%s, %s);", elem, value);
+        else
+            emit_line(e, "atomicAdd((%s *)&%s, %s);", t, elem, value);
+    }
     cuda_close_nest(e);
     return true;
 }

@@ -72,8 +72,12 @@ static void explain_update(FILE *out, Program *p, const Value *u, const char *na
     const char *shape = shape_str(p, &box->shape, box->dtype, false);
     const char *what = box->shape.ndim ? arena_printf(p->arena, "the %s elements", shape) : "the one element";
     const char *order = !ir_scatter_axes(p, u) ? ""
-                        : u->ufunc_at && p->cuda && ir_ufunc_at_adds(u)
-                            ? ", each value added by atomicAdd (a repeated position adds again; floats in any order)"
+                        : p->cuda && ir_ufunc_at_atomic(u)
+                            ? (u->ufunc == UF_add || u->ufunc == UF_subtract
+                                   ? ", each value added by atomicAdd (a repeated position adds again; floats in any order)"
+                                   : arena_printf(p->arena, ", each value combined by %s (a repeated position again: "
+                                                  "the %s in any order)", ir_ufunc_at_atomic(u),
+                                                  u->ufunc == UF_maximum ? "largest" : "smallest"))
                         : u->ufunc_at ? arena_printf(p->arena, ", in the positions' order, each value combined by %s "
                                                      "(a repeated position again)", ufunc_info[u->ufunc].name)
                         : p->cuda ? ", a repeated position's last value (a kernel before marks which element that is)"

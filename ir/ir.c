@@ -113,10 +113,18 @@ uint32_t ir_scatter_axes(const Program *p, const Value *u)
     return 0;
 }
 
-bool ir_ufunc_at_adds(const Value *u)
+const char *ir_ufunc_at_atomic(const Value *u)
 {
-    return u->ufunc_at && (u->ufunc == UF_add || u->ufunc == UF_subtract) && u->dtype != NPX_BOOL &&
-           (dtype_is_float(u->dtype) || !dtype_is_float(u->compute));   /* (an int from a float sum truncates it) */
+    if (!u->ufunc_at || u->dtype == NPX_BOOL || (!dtype_is_float(u->dtype) && dtype_is_float(u->compute)))
+        return NULL;                             /* (an int from a float sum truncates it) */
+    bool same = u->compute == u->dtype || dtype_is_float(u->dtype);   /* (int64's largest wraps to int32) */
+    switch (u->ufunc) {
+    case UF_add:
+    case UF_subtract: return "atomicAdd";
+    case UF_maximum: return same ? "atomicMax" : NULL;
+    case UF_minimum: return same ? "atomicMin" : NULL;
+    default: return NULL;
+    }
 }
 
 /* A slice that keeps all of its axis, in order. */

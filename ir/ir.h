@@ -373,10 +373,14 @@ Shape ir_positions_shape(const Program *p, const AxisIndex *sel, int ndim);
 /* The box axes of update u that its arrays of positions take (their
  * broadcast shape's, where the first array is), as a bit mask; 0 if none. */
 uint32_t ir_scatter_axes(const Program *p, const Value *u);
-/* Is update u an np.add.at or np.subtract.at of numbers that an atomic add
- * of the value in u's dtype computes (not bool; an int array's float sum is
- * truncated each time, which only the sum itself can do)? */
-bool ir_ufunc_at_adds(const Value *u);
+/* The CUDA atomic that combines each value of update u, an np.<ufunc>.at,
+ * into its element so that any order of them gives NumPy's result (float
+ * sums: to their last bits): "atomicAdd" for add and subtract of numbers
+ * summed in u's dtype (not bool; an int array's float sum is truncated each
+ * time, which only the sum itself can do), "atomicMax" and "atomicMin" for
+ * maximum and minimum in u's dtype (floats: any float dtype, rounding keeps
+ * the order); NULL for the others (multiply, fmax, bool). */
+const char *ir_ufunc_at_atomic(const Value *u);
 /* Is view v (an index or a take) one C-ordered block of its stored operand,
  * at a place the host knows (x[t], x[2:5], x[b*BS:(b+1)*BS], x[i, :, :]):
  * its elements are those of args[0] from one offset on, so a GEMM can read

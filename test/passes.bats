@@ -523,6 +523,18 @@ program() {
     grep -qF 'atomicAdd(&dE_2[npx_take(st, 6, t[i0], V, 0) * D + i1], g[i0 * D + i1]);' "$BATS_TEST_TMPDIR/p.cu"
 }
 
+@test "np.maximum.at and np.minimum.at on the device: a thread an element, each combined by an atomic, not in order" {
+    program $'input s: f32[K]\ninput t: i64[K]\ninput n: i32[K]\noutput hi, lo\nhi = np.zeros(8, dtype=np.float32)\nnp.maximum.at(hi, t, s)\nlo = np.zeros((8, 2), dtype=np.int32)\nnp.minimum.at(lo, t, n[:, None] - 5)'
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda --explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'each value combined by atomicMax (a repeated position again: the largest in any order)' <<<"$NPX_OUTPUT"
+    grep -qF 'each value combined by atomicMin (a repeated position again: the smallest in any order)' <<<"$NPX_OUTPUT"
+    not grep -qF "in the positions' order" <<<"$NPX_OUTPUT"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'npx_atomic_max(&hi_2_2[npx_take(st, 6, t[i0], 8, 0)], s[i0]);' "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'npx_atomic_min(&lo_2_2[npx_take(st, 8, t[i0], 8, 0) * 2 + i1], subtract[i0]);' "$BATS_TEST_TMPDIR/p.cu"
+    not grep -qF 'in order: where a position repeats' "$BATS_TEST_TMPDIR/p.cu"
+}
+
 @test "h[t] = ... in a loop writes one row of h's own buffer per iteration: no copy of h, fused, freed once" {
     program $'input x: f32[T, B, D]\ninput W: f32[D, H]\ninput U: f32[H, H]\noutput h\nh = np.zeros((T, B, H), dtype=np.float32)\nfor t in range(1, T):\n    h[t] = np.tanh(x[t] @ W + h[t - 1] @ U)'
     explain "$BATS_TEST_TMPDIR/p.npx"

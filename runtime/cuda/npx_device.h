@@ -288,6 +288,56 @@ __device__ static inline __attribute__((unused)) int64_t npx_take(npx_dev_status
     return 0;
 }
 
+/* np.maximum.at and np.minimum.at: each value combined into its element by
+ * one atomic, the result the same in any order. Integers: atomicMax and
+ * atomicMin (int64_t is long on Linux: as long long). Floats: on their bits,
+ * which order as signed integers do where the sign is clear, and the other
+ * way round as unsigned where it is set; so a value with its sign clear
+ * goes by atomicMax (atomicMin) of its bits as int, one with its sign set
+ * by atomicMin (atomicMax) as unsigned. NaN, which both keep, is made the
+ * NaN that wins that way: positive for the largest, negative for the
+ * smallest. An element that is NaN before the kernel (of either sign) is
+ * already the result, and stays: every thread reads it before its atomic,
+ * and none writes it. */
+__device__ static inline __attribute__((unused)) void npx_atomic_max(int32_t *at, int32_t v) { atomicMax(at, v); }
+__device__ static inline __attribute__((unused)) void npx_atomic_min(int32_t *at, int32_t v) { atomicMin(at, v); }
+__device__ static inline __attribute__((unused)) void npx_atomic_max(int64_t *at, int64_t v)
+{
+    atomicMax((long long *)at, (long long)v);
+}
+__device__ static inline __attribute__((unused)) void npx_atomic_min(int64_t *at, int64_t v)
+{
+    atomicMin((long long *)at, (long long)v);
+}
+#define NPX_DEV_ATOMIC_EXTREMA(T, I, U, NAN_BITS, SIGN)                                \
+    __device__ static inline __attribute__((unused)) void npx_atomic_max(T *at, T v) \
+    {                                                                                 \
+        I bits = (I)(NAN_BITS);                                                       \
+        if (*at != *at)                                                               \
+            return;                                                                   \
+        if (v == v)                                                                   \
+            memcpy(&bits, &v, sizeof bits);                                           \
+        if (bits >= 0)                                                                \
+            atomicMax((I *)at, bits);                                                 \
+        else                                                                          \
+            atomicMin((U *)at, (U)bits);                                              \
+    }                                                                                 \
+    __device__ static inline __attribute__((unused)) void npx_atomic_min(T *at, T v) \
+    {                                                                                 \
+        I bits = (I)((NAN_BITS) | (SIGN));                                            \
+        if (*at != *at)                                                               \
+            return;                                                                   \
+        if (v == v)                                                                   \
+            memcpy(&bits, &v, sizeof bits);                                           \
+        if (bits >= 0)                                                                \
+            atomicMin((I *)at, bits);                                                 \
+        else                                                                          \
+            atomicMax((U *)at, (U)bits);                                              \
+    }
+NPX_DEV_ATOMIC_EXTREMA(float, int, unsigned int, 0x7fc00000u, 0x80000000u)
+NPX_DEV_ATOMIC_EXTREMA(double, long long, unsigned long long, 0x7ff8000000000000ull, 0x8000000000000000ull)
+#undef NPX_DEV_ATOMIC_EXTREMA
+
 /* ---- np.sort and np.argsort on the device ----
  * An array of shape (outer, n, inner) has outer * inner lanes of n elements.
  * They are gathered into contiguous lanes, then merged pairwise in rounds
