@@ -380,6 +380,27 @@ const char *cx_scatter_position(Emitter *e, Ref r, Idx idx)
     return taken_position(e, x, s->d[k], k, cx_broadcast_idx(e, &b, idx + group, &V(e->p, x->from)->shape));
 }
 
+const char *cx_scatter_place(Emitter *e, Ref r, Idx idx, const char **places)
+{
+    const Value *u = V(e->p, r);
+    const Shape *s = &V(e->p, u->args[0])->shape, b = ir_positions_shape(e->p, u->sel, s->ndim);
+    int group = __builtin_ctz(ir_scatter_axes(e->p, u)), n = 0;
+    Dim lens[NPX_MAX_RANK];
+    const char *place = NULL;
+    for (int k = 0; k < s->ndim; k++) {
+        const AxisIndex *x = &u->sel[k];
+        if (!ir_positions_axis(e->p, x))
+            continue;
+        const char *at = taken_position(e, x, s->d[k], k, cx_broadcast_idx(e, &b, idx + group, &V(e->p, x->from)->shape));
+        place = !place ? at
+                : n == 1 ? arena_printf(A(e), "%s * %s + %s", place, cx_dim(e, s->d[k]), at)
+                         : arena_printf(A(e), "(%s) * %s + %s", place, cx_dim(e, s->d[k]), at);
+        lens[n++] = s->d[k];
+    }
+    *places = cx_dims(e, lens, n);
+    return place;
+}
+
 Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx)
 {
     return cx_selected_at(e, s, sel, idx, NULL);

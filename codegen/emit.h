@@ -75,6 +75,10 @@ Idx cx_selected_at(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx, co
 /* update r's position along the axis its array of positions indexes, at the
  * selection's indexes idx (npx_take(...), checked as read); NULL if none */
 const char *cx_scatter_position(Emitter *e, Ref r, Idx idx);
+/* update r's positions at the selection's indexes idx as one place among
+ * all those its arrays of positions can name, *places of them: x[p] = v,
+ * p's position; x[p, q] = v, p's * x's length along q's axis + q's */
+const char *cx_scatter_place(Emitter *e, Ref r, Idx idx, const char **places);
 /* update r of np.add.at: the statement that combines the value at idx into
  * its element elem (add, subtract or multiply) */
 const char *cx_ufunc_at(Emitter *e, Ref r, const char *elem, Idx idx);

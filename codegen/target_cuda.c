@@ -636,36 +636,35 @@ static bool scatter_atomic(Emitter *e, Ref r)
     return true;
 }
 
-/* x[p] = v where positions may repeat and NumPy keeps the last value: one
- * kernel marks, at each position of the axis, the last element of p that
- * names it (atomicMax of its flat index + 1); a second writes the whole
- * selection in parallel, each element only where its position's mark is
- * its own. (The C target's loop writes the positions in order instead.) */
+/* x[p] = v and x[p, q] = v where positions may repeat and NumPy keeps the
+ * last value: one kernel marks, at each place the positions name (p's, or
+ * p's and q's together), the last of the positions' elements that names it
+ * (atomicMax of its flat index + 1); a second writes the whole selection in
+ * parallel, each element only where its place's mark is its own. (The C
+ * target's loop writes the positions in order instead.) */
 static bool cuda_scatter(Emitter *e, Ref r)
 {
     Program *p = e->p;
     const Value *u = V(p, r), *x = V(p, u->args[0]), *v = V(p, u->args[1]);
     if (u->ufunc_at)
         return scatter_atomic(e, r);
-    int k = ir_first_positions_axis(p, u->sel, x->shape.ndim), j = __builtin_ctz(ir_scatter_axes(p, u));
-    if (k + 1 < x->shape.ndim && ir_positions_axis(p, &u->sel[k + 1]))
-        return false;                            /* x[i, j] = v: in order (marks for both axes: too big) */
-    Ref from = u->sel[k].from;
-    const Shape *ps = &V(p, from)->shape;
-    const char **iv = emit_index_vars(e, v->shape.ndim);
+    int j = __builtin_ctz(ir_scatter_axes(p, u));
+    const Shape ps = ir_positions_shape(p, u->sel, x->shape.ndim);
+    const char **iv = emit_index_vars(e, v->shape.ndim), *places;
     const char *marks = arena_printf(p->arena, "%s_last", u->cname);
+    cx_scatter_place(e, r, iv, &places);
     emit_line(e, "unsigned long long *%s = (unsigned long long *)npx_dev_alloc(sizeof(unsigned long long) * %s, "
-              "true); /* at each position, the last element of %s naming it, + 1 */",
-              marks, cx_dim(e, x->shape.d[k]), V(p, from)->cname);
-    const char *mark = arena_printf(p->arena, "(unsigned long long)(%s) + 1", cx_flat(e, ps, iv + j));
+              "true); /* at each place, the last element of the positions naming it, + 1 */",
+              marks, places);
+    const char *mark = arena_printf(p->arena, "(unsigned long long)(%s) + 1", cx_flat(e, &ps, iv + j));
     for (int pass = 0; pass < 2; pass++) {
         if (pass == 0)
-            cuda_open_nest(e, marks, ps->d, iv + j, ps->ndim, NULL);
+            cuda_open_nest(e, marks, ps.d, iv + j, ps.ndim, NULL);
         else
             cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim, NULL);
         S(e)->own_params = arena_printf(p->arena, "unsigned long long *%s", marks);
         S(e)->own_args = marks;
-        const char *at = cx_scatter_position(e, r, iv);
+        const char *at = cx_scatter_place(e, r, iv, &places);
         if (pass == 0)
             emit_line(e, "atomicMax(&%s[%s], %s);", marks, at, mark);
         else {

@@ -510,6 +510,17 @@ program() {
     grep -qF 'if (g_2_last[npx_take(st, 6, p_2[i1], D, 1)] == (unsigned long long)(i1) + 1)' "$BATS_TEST_TMPDIR/p.cu"
 }
 
+@test "x[i, j] = v on the device: a kernel marks each (i, j) place's last element, a second writes them in parallel" {
+    program $'input x: f32[N, M]\ninput v: f32[K]\ninput p: i64[K]\ninput q: i64[K]\noutput g\ng = x * 2.0\ng[p, q] = v'
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda --explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF "a repeated position's last value (a kernel before marks which element that is)" <<<"$NPX_OUTPUT"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'npx_dev_alloc(sizeof(unsigned long long) * N * M, true)' "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'atomicMax(&g_2_last[npx_take(st, 7, p_2[i0], N, 0) * M + npx_take(st, 7, q_2[i0], M, 1)], (unsigned long long)(i0) + 1);' "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'if (g_2_last[npx_take(st, 7, p_2[i0], N, 0) * M + npx_take(st, 7, q_2[i0], M, 1)] == (unsigned long long)(i0) + 1)' "$BATS_TEST_TMPDIR/p.cu"
+    not grep -qF 'in order: where a position repeats' "$BATS_TEST_TMPDIR/p.cu"
+}
+
 @test "np.add.at is one loop in x's buffer with no temporary (C: blocks of rows per thread; CUDA: atomicAdd)" {
     program $'input E: f32[V, D]\ninput t: i64[K]\ninput g: f32[K, D]\noutput dE\ndE = np.zeros_like(E)\nnp.add.at(dE, t, g)'
     explain "$BATS_TEST_TMPDIR/p.npx"
