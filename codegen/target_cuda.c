@@ -640,17 +640,26 @@ static bool scatter_atomic(Emitter *e, Ref r)
  * last value: one kernel marks, at each place the positions name (p's, or
  * p's and q's together), the last of the positions' elements that names it
  * (atomicMax of its flat index + 1); a second writes the whole selection in
- * parallel, each element only where its place's mark is its own. (The C
- * target's loop writes the positions in order instead.) */
+ * parallel, each element only where its place's mark is its own. Where the
+ * value is the same all along the positions' axes (x[p, q] = 1.0), every
+ * write to a place is the same: one kernel writes them in any order. (The
+ * C target's loop writes the positions in order instead.) */
 static bool cuda_scatter(Emitter *e, Ref r)
 {
     Program *p = e->p;
     const Value *u = V(p, r), *x = V(p, u->args[0]), *v = V(p, u->args[1]);
     if (u->ufunc_at)
         return scatter_atomic(e, r);
-    int j = __builtin_ctz(ir_scatter_axes(p, u));
+    uint32_t ordered = ir_scatter_axes(p, u);
+    int j = __builtin_ctz(ordered);
     const Shape ps = ir_positions_shape(p, u->sel, x->shape.ndim);
     const char **iv = emit_index_vars(e, v->shape.ndim), *places;
+    if (ir_same_along(p, u->args[1], ordered)) {
+        cuda_open_nest(e, u->cname, v->shape.d, iv, v->shape.ndim, NULL);
+        emit_update_element(e, r, iv, NULL);
+        cuda_close_nest(e);
+        return true;
+    }
     const char *marks = arena_printf(p->arena, "%s_last", u->cname);
     cx_scatter_place(e, r, iv, &places);
     emit_line(e, "unsigned long long *%s = (unsigned long long *)npx_dev_alloc(sizeof(unsigned long long) * %s, "

@@ -80,6 +80,8 @@ static void explain_update(FILE *out, Program *p, const Value *u, const char *na
                                                   u->ufunc == UF_maximum ? "largest" : "smallest"))
                         : u->ufunc_at ? arena_printf(p->arena, ", in the positions' order, each value combined by %s "
                                                      "(a repeated position again)", ufunc_info[u->ufunc].name)
+                        : p->cuda && ir_same_along(p, u->args[1], ir_scatter_axes(p, u))
+                            ? ", in any order (a repeated position gets the same value each time)"
                         : p->cuda ? ", a repeated position's last value (a kernel before marks which element that is)"
                                   : ", in the positions' order (a repeated position keeps its last value)";
     fprintf(out, "    writes only %s selected, %s%s\n", what,

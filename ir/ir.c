@@ -113,6 +113,24 @@ uint32_t ir_scatter_axes(const Program *p, const Value *u)
     return 0;
 }
 
+bool ir_same_along(const Program *p, Ref r, uint32_t axes)
+{
+    const Value *v = &p->vals[r];
+    for (int k = 0; k < v->shape.ndim; k++)
+        if (v->shape.d[k] == 1)
+            axes &= ~(1u << k);
+    if (!axes)
+        return true;
+    if (v->kind != IR_UFUNC && v->kind != IR_CAST && v->kind != IR_BROADCAST)
+        return false;
+    for (int i = 0; i < (v->kind == IR_UFUNC ? v->nargs : 1); i++) {
+        int missing = v->shape.ndim - p->vals[v->args[i]].shape.ndim;   /* broadcast: axes in front */
+        if (!ir_same_along(p, v->args[i], axes >> missing))
+            return false;
+    }
+    return true;
+}
+
 const char *ir_ufunc_at_atomic(const Value *u)
 {
     if (!u->ufunc_at || u->dtype == NPX_BOOL || (!dtype_is_float(u->dtype) && dtype_is_float(u->compute)))

@@ -373,6 +373,12 @@ Shape ir_positions_shape(const Program *p, const AxisIndex *sel, int ndim);
 /* The box axes of update u that its arrays of positions take (their
  * broadcast shape's, where the first array is), as a bit mask; 0 if none. */
 uint32_t ir_scatter_axes(const Program *p, const Value *u);
+/* Is value r's element the same all along its axes in the bit mask axes
+ * (x[p, q] = 1.0, x[p] = v[None, :]: where a place repeats, every write
+ * gives it the same value)? Axes of length 1 are; a value computed
+ * elementwise is where its operands are, and a broadcast along the axes it
+ * adds; any other value (an array read along them) is not. */
+bool ir_same_along(const Program *p, Ref r, uint32_t axes);
 /* The CUDA atomic that combines each value of update u, an np.<ufunc>.at,
  * into its element so that any order of them gives NumPy's result (float
  * sums: to their last bits): "atomicAdd" for add and subtract of numbers

@@ -519,6 +519,13 @@ program() {
     grep -qF 'atomicMax(&g_2_last[npx_take(st, 7, p_2[i0], N, 0) * M + npx_take(st, 7, q_2[i0], M, 1)], (unsigned long long)(i0) + 1);' "$BATS_TEST_TMPDIR/p.cu"
     grep -qF 'if (g_2_last[npx_take(st, 7, p_2[i0], N, 0) * M + npx_take(st, 7, q_2[i0], M, 1)] == (unsigned long long)(i0) + 1)' "$BATS_TEST_TMPDIR/p.cu"
     not grep -qF 'in order: where a position repeats' "$BATS_TEST_TMPDIR/p.cu"
+    # the same value at every position (a mask's points): one kernel, no marks
+    program $'input x: f32[N, M]\ninput v: f32[M]\ninput p: i64[K]\ninput q: i64[K]\noutput g, h\ng = x * 2.0\ng[p, q] = 1.0\nh = x * 3.0\nh[p] = v * 2.0'
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda --explain "$BATS_TEST_TMPDIR/p.npx"
+    [ "$(grep -cF 'in any order (a repeated position gets the same value each time)' <<<"$NPX_OUTPUT")" -eq 2 ]
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    not grep -qF '_last' "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'h_2[npx_take(st, 9, p_2[i0], N, 0) * M + i1] = ' "$BATS_TEST_TMPDIR/p.cu"
 }
 
 @test "np.add.at is one loop in x's buffer with no temporary (C: blocks of rows per thread; CUDA: atomicAdd)" {
