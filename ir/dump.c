@@ -94,6 +94,23 @@ static void dump_value(FILE *out, Program *p, Ref r)
     fprintf(out, "\n");
 }
 
+/* A run-time check, as the generated code tests it */
+static void dump_check(FILE *out, Program *p, const SizeCheck *c)
+{
+    const char *a = dim_str(p, c->a);
+    switch (c->kind) {
+    case CHECK_EQUAL: fprintf(out, "    check %s == %s\n", a, dim_str(p, c->b)); break;
+    case CHECK_INDEX: fprintf(out, "    check index %lld in an axis of %s\n", (long long)c->b, a); break;
+    case CHECK_DIVIDES: fprintf(out, "    check %s divides %s\n", dim_str(p, c->b), a); break;
+    case CHECK_UNIT: fprintf(out, "    check %s == 1 or %s == %s\n", a, a, dim_str(p, c->b)); break;
+    case CHECK_NONEMPTY: fprintf(out, "    check %s > 0 or %s == 0 (positions taken)\n", a, dim_str(p, c->b)); break;
+    case CHECK_WINDOW:
+        fprintf(out, "    check %s elements from %%%d in an axis of %s\n", dim_str(p, c->b), c->from, a);
+        break;
+    case CHECK_POSITION: fprintf(out, "    check position %%%d in an axis of %s\n", c->from, a); break;
+    }
+}
+
 void ir_dump(FILE *out, Program *p, const char *title)
 {
     fprintf(out, "== IR after %s ==\n", title);
@@ -105,7 +122,7 @@ void ir_dump(FILE *out, Program *p, const char *title)
             fprintf(out, "rows %s: lines %d-%d\n", dim_str(p, g->rows), st->line, p->stmts[g->last].line);
         fprintf(out, "line %d: %s\n", st->line, st->text);
         for (int c = 0; c < st->nchecks; c++)
-            fprintf(out, "    check %s == %s\n", dim_str(p, st->checks[c].a), dim_str(p, st->checks[c].b));
+            dump_check(out, p, &st->checks[c]);
         for (; r < p->nvals && p->vals[r].stmt <= s; r++)
             dump_value(out, p, r);
         if (st->value)

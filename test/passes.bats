@@ -151,6 +151,17 @@ program() {
     grep -qE '^    loop: exp -> exp[_0-9]* f32\[N\] \(temporary\)$' <<<"$NPX_OUTPUT"
 }
 
+@test "--dump-ir shows each run-time check as the generated code tests it" {
+    program $'input x: f32[N, M]\ninput v: f32[M]\ninput p: i64[K]\noutput y, z, w, g\ny = x[-2]\nz = x.reshape(-1, 4)\nw = x[:, :1] - v\ng = x * 1.0\ng[p, 0] = 2.0\nfor t in range(2):\n    u = x[t:t+2]\n    y = y + u[0]'
+    npx_exec "npxc --dump-ir" "$NPXC" --dump-ir "$BATS_TEST_TMPDIR/p.npx"
+    grep -qxF '    check index -2 in an axis of N' <<<"$NPX_OUTPUT"
+    grep -qxF '    check 4 divides N*M' <<<"$NPX_OUTPUT"
+    grep -qxF '    check M[:1] == 1 or M[:1] == M' <<<"$NPX_OUTPUT"
+    grep -qxF '    check N > 0 or K == 0 (positions taken)' <<<"$NPX_OUTPUT"
+    grep -qE '^    check 2 elements from %[0-9]+ in an axis of N$' <<<"$NPX_OUTPUT"
+    not grep -qF 'check N == K' <<<"$NPX_OUTPUT"
+}
+
 @test "a factor and transposes fold into the matrix product, never copied" {
     program $'input a: f32[M, K]\ninput b: f32[N, K]\noutput g\ng = 0.5 * np.dot(a, b.T)'
     npx_exec "npxc --dump-ir" "$NPXC" --dump-ir "$BATS_TEST_TMPDIR/p.npx"
