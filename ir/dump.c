@@ -61,7 +61,7 @@ static void dump_value(FILE *out, Program *p, Ref r)
         break;
     case IR_BINCOUNT: fprintf(out, v->binned ? " bins=%s" : " minlength=%s", dim_str(p, v->ival)); break;
     case IR_CONCAT:
-    case IR_TAKE:
+    case IR_TAKE: fprintf(out, " axis=%lld", (long long)v->ival); break;
     case IR_CUMSUM: fprintf(out, " %s axis=%lld", reduction_name[v->red], (long long)v->ival); break;
     case IR_SORT: fprintf(out, " axis=%lld%s", (long long)v->ival, v->positions ? " positions" : ""); break;
     case IR_SEARCH: fprintf(out, " side=%s", v->ival ? "right" : "left"); break;

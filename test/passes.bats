@@ -160,6 +160,7 @@ program() {
     grep -qxF '    check N > 0 or K == 0 (positions taken)' <<<"$NPX_OUTPUT"
     grep -qE '^    check 2 elements from %[0-9]+ in an axis of N$' <<<"$NPX_OUTPUT"
     not grep -qF 'check N == K' <<<"$NPX_OUTPUT"
+    grep -qE '= take axis=0 %[0-9]+, %[0-9]+ : f32\[K\]' <<<"$NPX_OUTPUT"     # (not 'take sum')
 }
 
 @test "a factor and transposes fold into the matrix product, never copied" {
