@@ -547,8 +547,10 @@ static Ref as_dtype(Lower *L, Span at, Ref v, npx_dtype t)
         diag_error(p->diag, vv->span, "Python integer %lld out of bounds for int32", (long long)vv->ival);
         return 0;
     }
+    if (vv->kind == IR_LITERAL)                  /* one that t holds exactly stays a literal: no kernel */
+        return build_converted(p, at, v, t);     /* computes it on the device (x[p] = 1.0) */
     Ref c = build_cast(p, at, v, t);
-    V(p, c)->checked = py_int && vv->kind != IR_LITERAL;
+    V(p, c)->checked = py_int;
     return c;
 }
 
