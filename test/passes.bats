@@ -51,7 +51,7 @@ program() {
     grep -qF 'in tiles of 32 x 32' <<<"$NPX_OUTPUT"
 }
 
-@test "a dot of vectors no GEMM computes is a reduction of their product (host threads, GPU blocks); float vectors stay a GEMM on the GPU" {
+@test "a dot of vectors no GEMM computes is a reduction of their product (host threads, GPU blocks); float vectors stay a BLAS call on the GPU and with --blas" {
     explain "$BATS_TEST_DIRNAME/programs/dot_vectors.npx"
     grep -qF 'loop: sum -> ii i32 (fused: multiply)' <<<"$NPX_OUTPUT"
     grep -qF 'loop: any -> bb bool (fused: logical_and, equal, remainder, equal, remainder)' <<<"$NPX_OUTPUT"
@@ -63,6 +63,11 @@ program() {
     program $'input u: f32[N]\ninput w: f32[N]\noutput d\nd = np.dot(u, w)'
     explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
     grep -qF 'call: matmul -> d f32: cublasSgemm(u, w)' <<<"$NPX_OUTPUT"
+    # the C target: a reduction shared by the threads, unless --blas asks for CBLAS
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: sum -> d f32 (fused: multiply)' <<<"$NPX_OUTPUT"
+    explain "$BATS_TEST_TMPDIR/p.npx" --blas
+    grep -qF 'call: matmul -> d f32' <<<"$NPX_OUTPUT"
 }
 
 @test "a reduction over one axis of an element read both ways (A - A.T) goes 8 rows at a time, over either axis" {
