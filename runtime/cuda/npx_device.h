@@ -309,34 +309,26 @@ __device__ static inline __attribute__((unused)) void npx_atomic_min(int64_t *at
 {
     atomicMin((long long *)at, (long long)v);
 }
-#define NPX_DEV_ATOMIC_EXTREMA(T, I, U, NAN_BITS, SIGN)                                \
-    __device__ static inline __attribute__((unused)) void npx_atomic_max(T *at, T v) \
-    {                                                                                 \
-        I bits = (I)(NAN_BITS);                                                       \
-        if (*at != *at)                                                               \
-            return;                                                                   \
-        if (v == v)                                                                   \
-            memcpy(&bits, &v, sizeof bits);                                           \
-        if (bits >= 0)                                                                \
-            atomicMax((I *)at, bits);                                                 \
-        else                                                                          \
-            atomicMin((U *)at, (U)bits);                                              \
-    }                                                                                 \
-    __device__ static inline __attribute__((unused)) void npx_atomic_min(T *at, T v) \
-    {                                                                                 \
-        I bits = (I)((NAN_BITS) | (SIGN));                                            \
-        if (*at != *at)                                                               \
-            return;                                                                   \
-        if (v == v)                                                                   \
-            memcpy(&bits, &v, sizeof bits);                                           \
-        if (bits >= 0)                                                                \
-            atomicMin((I *)at, bits);                                                 \
-        else                                                                          \
-            atomicMax((U *)at, (U)bits);                                              \
+#define NPX_DEV_ATOMIC_EXTREMUM(name, T, I, U, NAN_BITS, by_signed, by_unsigned) \
+    __device__ static inline __attribute__((unused)) void name(T *at, T v)     \
+    {                                                                        \
+        I bits = (I)(NAN_BITS);                                              \
+        if (*at != *at)                                                      \
+            return;                                                          \
+        if (v == v)                                                          \
+            memcpy(&bits, &v, sizeof bits);                                  \
+        if (bits >= 0)                                                       \
+            by_signed((I *)at, bits);                                        \
+        else                                                                 \
+            by_unsigned((U *)at, (U)bits);                                   \
     }
-NPX_DEV_ATOMIC_EXTREMA(float, int, unsigned int, 0x7fc00000u, 0x80000000u)
-NPX_DEV_ATOMIC_EXTREMA(double, long long, unsigned long long, 0x7ff8000000000000ull, 0x8000000000000000ull)
-#undef NPX_DEV_ATOMIC_EXTREMA
+NPX_DEV_ATOMIC_EXTREMUM(npx_atomic_max, float, int, unsigned int, 0x7fc00000u, atomicMax, atomicMin)
+NPX_DEV_ATOMIC_EXTREMUM(npx_atomic_min, float, int, unsigned int, 0xffc00000u, atomicMin, atomicMax)
+NPX_DEV_ATOMIC_EXTREMUM(npx_atomic_max, double, long long, unsigned long long, 0x7ff8000000000000ull, atomicMax,
+                        atomicMin)
+NPX_DEV_ATOMIC_EXTREMUM(npx_atomic_min, double, long long, unsigned long long, 0xfff8000000000000ull, atomicMin,
+                        atomicMax)
+#undef NPX_DEV_ATOMIC_EXTREMUM
 
 /* ---- np.sort and np.argsort on the device ----
  * An array of shape (outer, n, inner) has outer * inner lanes of n elements.
