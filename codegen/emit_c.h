@@ -5,6 +5,21 @@
 
 #define NPXC_VERSION "0.1"
 
+/* How a generated C file is built: npxc --exe runs $CC with these, and the
+ * file's first comment shows them. Nothing generated reads errno or the
+ * floating-point exception flags, so gcc may call libm's vector versions
+ * (-fno-math-errno) and compute both sides of a select such as the clamp of
+ * an exp (-fno-trapping-math: else it branches, and the loop stays scalar).
+ * On x86, AVX-512 machines get 512-bit vectors, not the 256 of gcc's tuning
+ * for Intel's: libmvec's calls take 16 floats, not 8 (docs/performance.md).
+ * The flags are those of the machine npxc runs on, as -march=native is. */
+#if defined(__x86_64__) || defined(__i386__)
+#define NPX_C_VECTOR_WIDTH " -mprefer-vector-width=512"
+#else
+#define NPX_C_VECTOR_WIDTH ""
+#endif
+#define NPX_C_FLAGS "-std=c11 -O3 -march=native -fopenmp -fno-math-errno -fno-trapping-math" NPX_C_VECTOR_WIDTH
+
 typedef struct Target Target;
 void emit_program(FILE *out, Program *p, const Target *t);
 /* emit_lib.c: --lib's function (after the tables) and its header */

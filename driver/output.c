@@ -98,7 +98,7 @@ static int build_command(Program *p, const Options *o, char **argv, const char *
     int n = split(p->arena, cc && *cc ? cc : o->cuda ? "nvcc" : "cc", argv, 0, 8);
     if (o->cuda)
         argv[n++] = arena_printf(p->arena, "-arch=%s", arch && *arch ? arch : "sm_90");
-    n = split(p->arena, o->cuda ? "-O3" : "-std=c11 -O3 -march=native -fopenmp -fno-math-errno", argv, n, 16);
+    n = split(p->arena, o->cuda ? "-O3" : NPX_C_FLAGS, argv, n, 16);
     argv[n++] = "-o";
     argv[n++] = (char *)exe;
     argv[n++] = "-x";       /* the language, whatever -o's extension says (prog, prog.cc) */

@@ -427,17 +427,39 @@ program() {
 }
 
 # (The row loop is the program's only expf, and the runtime has none: a call
-# of glibc's vector expf, _ZGV..._expf, in the object is that loop vectorized.)
-@test "a row loop that calls vector math (softmax's exp) vectorizes, in a program and in a --lib library" {
+# of glibc's vector expf, _ZGV..._expf, in the object is that loop vectorized;
+# _ZGVeN16v_expf is the AVX-512 one.) The flags are those of the file's own
+# "Build:" line, the ones npxc --exe uses.
+@test "a row loop that calls vector math (softmax's exp) vectorizes at the file's build flags, in a program and in a --lib library" {
     "${CC:-cc}" -v 2>&1 | grep -q '^gcc version' || skip "needs gcc's simd declarations of libmvec"
-    local d=$BATS_TEST_TMPDIR f
+    local d=$BATS_TEST_TMPDIR f flags want=' U _ZGV[a-z]N[0-9]*v_expf$'
+    grep -qw avx512f /proc/cpuinfo && want=' U _ZGVeN16v_expf$'
     for f in prog lib; do
         npx_exec "npxc" "$NPXC" $([ "$f" = lib ] && echo --lib) "$NPX_ROOT/bench/softmax.npx" -o "$d/$f.c"
         grep -q 'e_row\[i1\] = expf(' "$d/$f.c"
-        "${CC:-cc}" -std=c11 -O3 -march=native -fopenmp -fno-math-errno -c "$d/$f.c" -o "$d/$f.o"
-        nm "$d/$f.o" | grep -q ' U _ZGV[a-z]N[0-9]*v_expf$' ||
-            { echo "the exp loop of $f.c did not vectorize: no vector expf in $(nm "$d/$f.o" | grep expf)" >&2; return 1; }
+        flags=$(sed -n 's/^ \* Build: cc \(.*\) \(-c \)\{0,1\}THIS_FILE\.c.*/\1/p' "$d/$f.c")
+        [ -n "$flags" ]
+        # shellcheck disable=SC2086  # the flags are words
+        "${CC:-cc}" $flags -c "$d/$f.c" -o "$d/$f.o"
+        nm "$d/$f.o" | grep -q "$want" ||
+            { echo "the exp loop of $f.c ($flags) has no vector expf of this machine's width,$want: $(nm "$d/$f.o" | grep expf)" >&2; return 1; }
     done
+}
+
+# A loop whose exp sits in a select (np.where) vectorizes only if gcc may
+# compute both sides: -fno-trapping-math, in the Build line. AVX-512's masked
+# operations would hide its absence; an AVX2 machine (-mno-avx512f) shows it.
+@test "an exp under np.where vectorizes at the file's build flags without AVX-512" {
+    "${CC:-cc}" -v 2>&1 | grep -q '^gcc version' || skip "needs gcc's simd declarations of libmvec"
+    [ "$(uname -m)" = x86_64 ] || skip "the AVX2 case is x86's"
+    local d=$BATS_TEST_TMPDIR flags
+    program $'input x: f32[N]\noutput y\ny = np.where(x > 0.0, np.exp(-x) * 2.0 + 1.0, x * 0.5)'
+    npx_exec "npxc" "$NPXC" "$d/p.npx" -o "$d/p.c"
+    flags=$(sed -n 's/^ \* Build: cc \(.*\) THIS_FILE\.c.*/\1/p' "$d/p.c")
+    # shellcheck disable=SC2086
+    "${CC:-cc}" $flags -mno-avx512f -c "$d/p.c" -o "$d/p.o"
+    nm "$d/p.o" | grep -q ' U _ZGV[a-z]N[0-9]*v_expf$' ||
+        { echo "the np.where loop did not vectorize at $flags: $(nm "$d/p.o" | grep expf)" >&2; return 1; }
 }
 
 @test "argmax looks for its winner where a stored array lies; a computed operand's chunk is kept aside" {
