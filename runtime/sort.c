@@ -16,7 +16,9 @@
  * 1.7 (float32) to 2.4 (float64) times with AVX2; equal keys are equal
  * values, so their order does not show. np.argsort of 32-bit lanes that
  * long (and np.sort of those with NaN or -0.0) sorts each key with its
- * position below it as one 64-bit key by the same network: stable. */
+ * position below it as one 64-bit key by the same network: stable. And
+ * np.sort of a longer lane of integers that span few values (labels) counts
+ * each value and writes it as many times (NPX_SORT_BY_COUNTS). */
 #include <string.h>
 #include "npx_rt.h"
 #include "npx_math.h"
@@ -25,13 +27,26 @@
  * taken one at a time, rows of 1024 float32 went to the threads in turn, and
  * sorting 4096 of them took 30% longer. */
 #define NPX_SORT_CHUNK 16384
+#define NPX_SORT_SPLIT_MIN 65536   /* one lane at least this long: the threads share its work */
 #ifdef _OPENMP
+#include <omp.h>
 #define NPX_SORT_PRAGMA(text) _Pragma(#text)
 #define NPX_SORT_PARALLEL _Pragma("omp parallel")
 #define NPX_SORT_FOR(lanes_a_chunk) NPX_SORT_PRAGMA(omp for schedule(dynamic, lanes_a_chunk))
+#define NPX_SORT_THREADS omp_get_max_threads()
+#define NPX_SORT_THREAD omp_get_thread_num()
+#define NPX_SORT_TEAM omp_get_num_threads()
+/* One lane that the threads sort together, rather than lanes shared among them. */
+#define NPX_SORT_TOGETHER(lanes, n) \
+    ((lanes) == 1 && (n) >= NPX_SORT_SPLIT_MIN && omp_get_max_threads() > 1 && !omp_in_parallel())
 #else
+#define NPX_SORT_PRAGMA(text)
 #define NPX_SORT_PARALLEL
 #define NPX_SORT_FOR(lanes_a_chunk)
+#define NPX_SORT_THREADS 1
+#define NPX_SORT_THREAD 0
+#define NPX_SORT_TEAM 1
+#define NPX_SORT_TOGETHER(lanes, n) false
 #endif
 
 /* The keys: unsigned integers in NumPy's order of the values, computed on
@@ -373,8 +388,6 @@ NPX_SORT_TYPES(NPX_SORT_KEYS)
 #undef NPX_SORT_KEYS
 
 #ifdef _OPENMP
-#include <omp.h>
-#define NPX_SORT_SPLIT_MIN 65536   /* one lane at least this long: its passes split between threads */
 /* NPX_SORT_SPLIT(s, T, K): one lane x of n (contiguous) sorted by the
  * threads together, as npx_sort_lane does it alone: each thread takes a
  * slice of the keys, counts its slice's bytes, and moves them to where the
@@ -435,15 +448,87 @@ NPX_SORT_TYPES(NPX_SORT_KEYS)
         npx_free(at && at < at2 ? at : at2);                                                          \
         npx_free(count);                                                                              \
     }
-#define NPX_SORT_SPLIT_IF(split, x, vals, pos, lanes, n)                                              \
-    if (lanes == 1 && n >= NPX_SORT_SPLIT_MIN && omp_get_max_threads() > 1 && !omp_in_parallel()) {   \
+#define NPX_SORT_SPLIT_IF(split, x, vals, pos, together)                                              \
+    if (together) {                                                                                   \
         split(x, vals, pos, n);                                                                       \
         return;                                                                                       \
     }
 #else
 #define NPX_SORT_SPLIT(s, T, K)
-#define NPX_SORT_SPLIT_IF(split, x, vals, pos, lanes, n)
+#define NPX_SORT_SPLIT_IF(split, x, vals, pos, together)
 #endif
+
+/* NPX_SORT_BY_COUNTS(s, T, K): np.sort of a lane of integers whose keys span
+ * at most NPX_SORT_COUNT_SPAN values and fewer than a quarter of its length
+ * (labels, classes, small counts): each key counted, then its value written
+ * as many times, a pass to read and one to write, where the radix sort
+ * moves every element once for each byte in which keys differ. Each key is
+ * its value, so equal keys' order does not show. Together: the threads
+ * share the lane, a histogram each and a slice of the output each. False
+ * (nothing written) for other lanes: their cost is the pass that finds the
+ * keys' range. */
+#define NPX_SORT_COUNT_SPAN 65536
+#define NPX_SORT_BY_COUNTS(s, T, K)                                                                   \
+    static bool npx_sort_by_counts_##s(const T *x, T *vals, int64_t n, int64_t stride, bool together) \
+    {                                                                                                 \
+        K lo = (K)~(K)0, hi = 0;                                                                      \
+        NPX_SORT_PRAGMA(omp parallel for if(together) reduction(min : lo) reduction(max : hi))        \
+        for (int64_t q = 0; q < n; q++) {                                                             \
+            K k = npx_sort_key_##s(x[q * stride]);                                                    \
+            lo = k < lo ? k : lo;                                                                     \
+            hi = k > hi ? k : hi;                                                                     \
+        }                                                                                             \
+        if (n == 0 || hi - lo >= NPX_SORT_COUNT_SPAN || (int64_t)(hi - lo) >= n / 4)                 \
+            return false;                                                                             \
+        const int64_t span = (int64_t)(hi - lo) + 1;                                                  \
+        const int parts = together ? NPX_SORT_THREADS : 1;                                            \
+        /* two histograms a thread (even and odd places: a run of one key waits less on its count); \
+           then each key's first place in the output, and n after them */                            \
+        int64_t *count = (int64_t *)npx_alloc_zero(npx_bytes(2 * parts * span + 1, sizeof(int64_t), "a sort's counts")); \
+        NPX_SORT_PRAGMA(omp parallel num_threads(parts) if(together))                                 \
+        {                                                                                             \
+            int64_t *even = count + NPX_SORT_THREAD * 2 * span, *odd = even + span;                  \
+            int64_t q = n * NPX_SORT_THREAD / NPX_SORT_TEAM, b = n * (NPX_SORT_THREAD + 1) / NPX_SORT_TEAM; \
+            for (; q + 1 < b; q += 2) {                                                               \
+                even[npx_sort_key_##s(x[q * stride]) - lo]++;                                         \
+                odd[npx_sort_key_##s(x[(q + 1) * stride]) - lo]++;                                    \
+            }                                                                                         \
+            if (q < b)                                                                                \
+                even[npx_sort_key_##s(x[q * stride]) - lo]++;                                         \
+        }                                                                                             \
+        for (int64_t d = 0, at = 0; d <= span; d++) {                                                 \
+            int64_t c = 0;                                                                            \
+            for (int t = 0; d < span && t < 2 * parts; t++)                                           \
+                c += count[t * span + d];                                                             \
+            count[d] = at;                                                                            \
+            at += c;                                                                                  \
+        }                                                                                             \
+        NPX_SORT_PRAGMA(omp parallel num_threads(parts) if(together))                                 \
+        {                                                                                             \
+            int64_t q = n * NPX_SORT_THREAD / NPX_SORT_TEAM, b = n * (NPX_SORT_THREAD + 1) / NPX_SORT_TEAM; \
+            int64_t d = 0, top = span;       /* the key of output place q: the last d with count[d] <= q */ \
+            while (top - d > 1) {                                                                     \
+                int64_t mid = d + (top - d) / 2;                                                      \
+                if (count[mid] <= q)                                                                  \
+                    d = mid;                                                                          \
+                else                                                                                  \
+                    top = mid;                                                                        \
+            }                                                                                         \
+            for (; q < b; d++) {                                                                      \
+                const T v = npx_sort_value_##s((K)(lo + (K)d));                                       \
+                for (const int64_t end = count[d + 1] < b ? count[d + 1] : b; q < end; q++)           \
+                    vals[q * stride] = v;                                                             \
+            }                                                                                         \
+        }                                                                                             \
+        npx_free(count);                                                                              \
+        return true;                                                                                  \
+    }
+NPX_SORT_BY_COUNTS(bool, bool, uint8_t)
+NPX_SORT_BY_COUNTS(i32, int32_t, uint32_t)
+NPX_SORT_BY_COUNTS(i64, int64_t, uint64_t)
+#undef NPX_SORT_BY_COUNTS
+#define npx_sort_by_counts_f32(x, vals, n, stride, together) false  /* floats' keys span widely */
+#define npx_sort_by_counts_f64(x, vals, n, stride, together) false
 
 #define NPX_SORT(s, T, K, positions)                                                                  \
     /* The keys of lane x[0], x[stride], ... sorted; returns the buffer that                          \
@@ -509,7 +594,10 @@ NPX_SORT_TYPES(NPX_SORT_KEYS)
         int64_t lanes = outer * inner;                                                                \
         if (n == 0 || lanes == 0)                                                                     \
             return;                                                                                   \
-        NPX_SORT_SPLIT_IF(npx_sort_split_##s, x, vals, pos, lanes, n)                                 \
+        const bool together = NPX_SORT_TOGETHER(lanes, n);                                            \
+        if (together && vals && npx_sort_by_counts_##s(x, vals, n, 1, true))                          \
+            return;                                                                                   \
+        NPX_SORT_SPLIT_IF(npx_sort_split_##s, x, vals, pos, together)                                 \
         NPX_SORT_PARALLEL                                                                             \
         {                                                                                             \
             K *key = (K *)npx_alloc(npx_bytes(2 * n, sizeof(K), "a sort's keys"));                    \
@@ -517,7 +605,8 @@ NPX_SORT_TYPES(NPX_SORT_KEYS)
             NPX_SORT_FOR(n < NPX_SORT_CHUNK ? NPX_SORT_CHUNK / n : 1)                                 \
             for (int64_t l = 0; l < lanes; l++) {                                                     \
                 int64_t base = l / inner * n * inner + l % inner;                                     \
-                if (vals && npx_sort_by_network_##s(x + base, vals + base, n, inner, key))            \
+                if (vals && (npx_sort_by_network_##s(x + base, vals + base, n, inner, key) ||         \
+                             (n > NPX_SORT_NETWORK && npx_sort_by_counts_##s(x + base, vals + base, n, inner, false)))) \
                     continue;                                                                         \
                 int64_t *sorted = at;                                                                 \
                 const K *keys = NULL;                                                                 \

@@ -438,6 +438,11 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     OMP_NUM_THREADS=3 check_program "$BATS_TEST_DIRNAME/programs/sort_long.npx"
 }
 
+@test "sort of integers spanning few values (counted, not radix-sorted) matches NumPy: one lane by the threads, rows, columns, unique's labels" {
+    # three threads: histograms and output slices of unequal lengths
+    OMP_NUM_THREADS=3 check_program "$BATS_TEST_DIRNAME/programs/sort_counted.npx"
+}
+
 @test "sort without AVX-512 (AVX2's network where the machine has it) matches NumPy too" {
     CFLAGS="${CFLAGS:-} -mno-avx512f" check_program "$BATS_TEST_DIRNAME/programs/sort.npx"
 }
