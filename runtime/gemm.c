@@ -186,6 +186,13 @@ NPX_MIRROR_UPPER(double, f64)
         bool a_direct;                       /* the tiles read op(a) where it lies, not packed */             \
     } npx_gemm_job_##s;                                                                                        \
                                                                                                                \
+    /* room for op(b)'s packed block: kc x nc of a product k x n, and a panel's padding */                  \
+    static T *npx_gemm_b_block_##s(int64_t k, int64_t n)                                                       \
+    {                                                                                                          \
+        int64_t kcmax = k < NPX_GEMM_KC ? k : NPX_GEMM_KC, ncmax = n < NPX_GEMM_NC ? n : NPX_GEMM_NC;          \
+        return (T *)npx_alloc(sizeof(T) * (size_t)(kcmax * (ncmax + NPX_GEMM_NR_##s)));                        \
+    }                                                                                                          \
+                                                                                                               \
     /* g's product by parts threads of a parallel region together, this one part of them (round robin, as     \
      * schedule(static, 1) would); parts 1: all of it, alone */                                               \
     static void npx_gemm_blocks_##s(const npx_gemm_job_##s *g, int part, int parts)                           \
@@ -214,11 +221,13 @@ NPX_MIRROR_UPPER(double, f64)
                             int rows = mc - ip < NPX_GEMM_MR ? (int)(mc - ip) : NPX_GEMM_MR;                   \
                             int cols = nc - jp < nr ? (int)(nc - jp) : nr;                                     \
                             T *at = g->c + row * g->ldc + col;                                                 \
+                            if (g->sym && col + nr <= row) /* wholly below the diagonal: mirrored */          \
+                                continue;                                                                      \
                             if (g->a_direct)                                                                   \
                                 npx_gemm_tile_direct_##s(kc, g->ta ? g->a + pc * g->lda + row : g->a + row * g->lda + pc, \
                                                          g->ta ? 1 : g->lda, g->ta ? g->lda : 1, g->bp + jp * kc, at, \
                                                          g->ldc, rows, cols, g->alpha, pc == 0);               \
-                            else if (!g->sym || col + nr > row) /* (else wholly below the diagonal) */         \
+                            else                                                                               \
                                 npx_gemm_tile_##s(kc, ap + ip * kc, g->bp + jp * kc, at, g->ldc, rows, cols,   \
                                                   g->alpha, pc == 0);                                          \
                         }                                                                                      \
@@ -248,8 +257,7 @@ NPX_MIRROR_UPPER(double, f64)
             mine.n = (hi < g->n ? hi : g->n) - lo;                                                             \
             mine.b = g->tb ? g->b + lo * g->ldb : g->b + lo;                                                   \
             mine.c = g->c + lo;                                                                                \
-            mine.bp = (T *)npx_alloc(sizeof(T) * (size_t)(g->k < NPX_GEMM_KC ? g->k : NPX_GEMM_KC) *           \
-                                     (size_t)(mine.n + nr));                                                   \
+            mine.bp = npx_gemm_b_block_##s(g->k, mine.n);                                                      \
             if (mine.n > 0)                                                                                    \
                 npx_gemm_blocks_##s(&mine, 0, 1);                                                              \
             npx_free(mine.bp);                                                                                 \
@@ -303,7 +311,6 @@ NPX_MIRROR_UPPER(double, f64)
         int64_t threads = shared ? NPX_GEMM_THREADS : 1, blocks = (m + NPX_GEMM_MC - 1) / NPX_GEMM_MC;         \
         blocks = (blocks + threads - 1) / threads * threads;                                                   \
         int64_t mcb = ((m + blocks - 1) / blocks + NPX_GEMM_MR - 1) / NPX_GEMM_MR * NPX_GEMM_MR;               \
-        int64_t kcmax = k < NPX_GEMM_KC ? k : NPX_GEMM_KC, ncmax = n < NPX_GEMM_NC ? n : NPX_GEMM_NC;          \
         /* op(a) op(a)^T: only the tiles on and above the diagonal */                                          \
         npx_gemm_job_##s g = { ta, tb, a == b && ta != tb && lda == ldb && m == n, m, n, k, lda, ldb, ldc, mcb,\
                                alpha, a, b, c, NULL, false };                                                  \
@@ -311,7 +318,7 @@ NPX_MIRROR_UPPER(double, f64)
             npx_gemm_columns_##s(&g);                                                                          \
             return;                                                                                            \
         }                                                                                                      \
-        g.bp = (T *)npx_alloc(sizeof(T) * (size_t)(kcmax * (ncmax + NPX_GEMM_NR_##s)));                        \
+        g.bp = npx_gemm_b_block_##s(k, n);                                                                     \
         if (shared) {                                                                                          \
             NPX_GEMM_PARALLEL                                                                                  \
             npx_gemm_blocks_##s(&g, NPX_GEMM_PART, NPX_GEMM_PARTS);                                            \

@@ -448,14 +448,14 @@ NPX_SORT_TYPES(NPX_SORT_KEYS)
         npx_free(at && at < at2 ? at : at2);                                                          \
         npx_free(count);                                                                              \
     }
-#define NPX_SORT_SPLIT_IF(split, x, vals, pos, together)                                              \
+#define NPX_SORT_SPLIT_IF(split, x, vals, pos, n, together)                                           \
     if (together) {                                                                                   \
         split(x, vals, pos, n);                                                                       \
         return;                                                                                       \
     }
 #else
 #define NPX_SORT_SPLIT(s, T, K)
-#define NPX_SORT_SPLIT_IF(split, x, vals, pos, together)
+#define NPX_SORT_SPLIT_IF(split, x, vals, pos, n, together)
 #endif
 
 /* NPX_SORT_BY_COUNTS(s, T, K): np.sort of a lane of integers whose keys span
@@ -597,7 +597,7 @@ NPX_SORT_BY_COUNTS(i64, int64_t, uint64_t)
         const bool together = NPX_SORT_TOGETHER(lanes, n);                                            \
         if (together && vals && npx_sort_by_counts_##s(x, vals, n, 1, true))                          \
             return;                                                                                   \
-        NPX_SORT_SPLIT_IF(npx_sort_split_##s, x, vals, pos, together)                                 \
+        NPX_SORT_SPLIT_IF(npx_sort_split_##s, x, vals, pos, n, together)                              \
         NPX_SORT_PARALLEL                                                                             \
         {                                                                                             \
             K *key = (K *)npx_alloc(npx_bytes(2 * n, sizeof(K), "a sort's keys"));                    \
