@@ -261,13 +261,6 @@ static bool never_zero(const Program *p, Ref r)
     return false;
 }
 
-/* ufunc f of operands a and b, C expressions already in dtype c */
-static const char *ufunc_tmpl(Ufunc f, npx_dtype c)
-{
-    const UfuncInfo *u = &ufunc_info[f];
-    return c == NPX_BOOL ? u->c_bool : dtype_is_int(c) ? u->c_int : u->c_float;
-}
-
 const char *cx_ufunc_at(Emitter *e, Ref r, const char *elem, Idx idx)
 {
     const Value *u = V(e->p, r);
@@ -278,7 +271,7 @@ const char *cx_ufunc_at(Emitter *e, Ref r, const char *elem, Idx idx)
                             value);
     const char *args[2] = { cx_convert(e, elem, u->dtype, u->compute), value };
     return arena_printf(A(e), "%s = %s", elem,
-                        cx_convert(e, apply(e, ufunc_tmpl(u->ufunc, u->compute), args, u->compute, e->stmt->line),
+                        cx_convert(e, apply(e, ufunc_template(u->ufunc, u->compute), args, u->compute, e->stmt->line),
                                    u->compute, u->dtype));
 }
 
@@ -291,7 +284,7 @@ static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
         args[i] = cx_value(e, v->args[i], cx_broadcast_idx(e, &v->shape, idx, &a->shape), to);
     }
     npx_dtype c = v->compute;
-    const char *tmpl = ufunc_tmpl(v->ufunc, c);
+    const char *tmpl = ufunc_template(v->ufunc, c);
     if (v->weak && (c == NPX_I64 || c == NPX_F64) && !never_zero(e->p, v->args[1]) &&  /* Python numbers: */
         (v->ufunc == UF_floor_divide || v->ufunc == UF_remainder || v->ufunc == UF_true_divide))  /* by 0 fails */
         tmpl = v->ufunc == UF_true_divide ? "npx_py_truediv(st, $l, $0, $1)"

@@ -644,6 +644,14 @@ Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int 
     return r;
 }
 
+Ref build_take_within(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis)
+{
+    Ref r = build_take(p, at, span, a, positions, n, axis);
+    if (r)
+        V(p, r)->within = true;
+    return r;
+}
+
 /* ---- matrix products ------------------------------------------------- */
 
 /* dot(a, b) with b of three or more axes: NumPy sums over a's last axis

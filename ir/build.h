@@ -35,6 +35,9 @@ Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, in
 bool mask_fits(Program *p, Span at, Ref a, Ref mask, int axis, int shown_axis);
 /* a at integer positions: n arrays (two at most) for axes axis.. of a */
 Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis);
+/* A take whose positions lie in the axes by how npxc makes them (a
+ * diagonal's aranges, a roll's remainders): none is out of range. */
+Ref build_take_within(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis);
 Ref build_concat(Program *p, Span span, Ref a, Ref b, int axis, const Shape *s);   /* s checked */
 Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims);
 /* accumulated in dtype t: sum(dtype=np.int32) sums int32 as int32, not widened */

@@ -7,7 +7,9 @@
  * result); -O0 gives every operation its own loop. Views (transpose,
  * broadcast, new axes, indexing, take, reshape), aranges and scalars known in advance need
  * no storage; what a reshape, a sort or a mask reads is stored, in C order; an update's new
- * elements are computed in its loop unless they read the array it changes elsewhere. */
+ * elements are computed in its loop unless they read the array it changes elsewhere; what
+ * checks its elements as it computes them (a take's positions) is stored where only part
+ * of it is read. */
 #include "ir.h"
 
 static bool is_elementwise(const Value *v) { return v->kind == IR_UFUNC || v->kind == IR_CAST; }
@@ -264,6 +266,36 @@ static void store_overlapping_elements(Program *p)
     }
 }
 
+/* Does inline value r, or what it reads inline, check the elements it
+ * computes (ir_checks_element)? */
+static bool checks_inline(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    if (v->materialize)
+        return false;
+    if (ir_checks_element(p, v))
+        return true;
+    for (int i = 0; i < v->nargs; i++)
+        if (checks_inline(p, v->args[i]))
+            return true;
+    return false;
+}
+
+/* A view that reads some of its operand's elements (x[0], x[::2], a take of
+ * it) would check only those of an operand that checks as it is computed:
+ * NumPy computes np.take(y, p) whole before [0] reads one element of it,
+ * and a position out of bounds in p[1:] is its IndexError. Such an operand
+ * is stored first, in a loop of its own that checks every element. */
+static void store_checked_in_part(Program *p)
+{
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *u = &p->vals[r];
+        bool live = u->uses || u->materialize;
+        if (live && (u->kind == IR_INDEX || u->kind == IR_TAKE) && checks_inline(p, u->args[0]))
+            p->vals[u->args[0]].materialize = true;
+    }
+}
+
 void ir_fuse(Program *p)
 {
     bool *named = arena_alloc(p->arena, (size_t)p->nvals);
@@ -343,4 +375,5 @@ void ir_fuse(Program *p)
         }
     }
     store_overlapping_elements(p);
+    store_checked_in_part(p);
 }

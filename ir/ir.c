@@ -15,6 +15,21 @@ const char *const reduction_name[RED_COUNT] = {
 #undef X
 };
 
+const char *ufunc_template(Ufunc f, npx_dtype compute)
+{
+    const UfuncInfo *u = &ufunc_info[f];
+    return compute == NPX_BOOL ? u->c_bool : dtype_is_int(compute) ? u->c_int : u->c_float;
+}
+
+bool ir_checks_element(const Program *p, const Value *v)
+{
+    for (int i = 1; v->kind == IR_TAKE && !v->within && i < v->nargs; i++)
+        if (!ir_host_int(p, v->args[i]))       /* (a position the host knows is checked before) */
+            return true;
+    const char *c = v->kind == IR_UFUNC ? ufunc_template(v->ufunc, v->compute) : NULL;
+    return c && strstr(c, "$l");          /* (npx_pow_checked_$t(st, $l, ...)) */
+}
+
 /* The NumPy operation a value computes, or NULL for inputs and constants. */
 const char *ir_op_name(const Value *v)
 {

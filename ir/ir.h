@@ -149,6 +149,8 @@ typedef struct {
     bool positions;              /* SORT: argsort */
     bool binned;                 /* BINCOUNT: its values are bin numbers in [0, shape[0]) by how they
                                     were made (histogram's): its length is known, no pass for it */
+    bool within;                 /* TAKE: its positions lie in the axes by how they were made
+                                    (build_take_within) */
     uint32_t axes;               /* REDUCE: reduced axes of args[0] */
     bool keepdims;               /* REDUCE */
     int perm[NPX_MAX_RANK];      /* TRANSPOSE */
@@ -327,6 +329,10 @@ bool ir_dim_at_most_one(const Program *p, Dim d);
 const char *shape_str(Program *p, const Shape *s, npx_dtype t, bool weak);   /* "f32[B, 784]" */
 const char *dim_str(Program *p, Dim d);
 const char *ir_op_name(const Value *v);      /* "add", "sum", "matmul"; NULL for inputs, constants */
+const char *ufunc_template(Ufunc f, npx_dtype compute);   /* ufunc_info's C column for that dtype */
+/* Can computing one element of v stop the program, checking what it reads
+ * (a take's positions from an array, an integer power's exponent)? */
+bool ir_checks_element(const Program *p, const Value *v);
 int64_t shape_size_literal(const Shape *s);   /* product, or -1 when a symbol is in it */
 bool shape_equal(const Shape *a, const Shape *b);   /* the same axes, the same sizes */
 /* Does statement s store value r (compute it into its variable or buffer)?

@@ -325,7 +325,7 @@ static Ref roll_axis(Lower *L, Span at, Span sp, Ref x, int64_t shift, int k)
         Ref by = build_literal(p, sp, NPX_I64, shift, (double)shift, true);
         i = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ i, by }, 2, false);
         i = build_ufunc(p, at, sp, UF_remainder, (Ref[]){ i, build_dimval(p, sp, &(Shape){ 1, { n } }) }, 2, false);
-        return build_take(p, at, sp, x, &i, 1, k);
+        return build_take_within(p, at, sp, x, &i, 1, k);
     }
     int64_t offset = n ? (shift % n + n) % n : 0;
     if (!offset)

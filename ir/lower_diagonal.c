@@ -33,7 +33,7 @@ Ref lower_diagonal_of(Lower *L, Span at, Span span, Ref x, int64_t k)
     }
     Ref rows = build_arange(p, span, NPX_I64, k < 0 ? (double)-k : 0, 1, len);
     Ref cols = build_arange(p, span, NPX_I64, k > 0 ? (double)k : 0, 1, len);
-    return build_take(p, at, span, x, (Ref[]){ rows, cols }, 2, 0);
+    return build_take_within(p, at, span, x, (Ref[]){ rows, cols }, 2, 0);
 }
 
 /* Is x a matrix: fewer axes are NumPy's error, more not supported yet. */

@@ -185,7 +185,7 @@ static bool collapse_diagonals(const Subscripts *s, Span at, int i, Term *t)
                 }
             Ref moved = build_transpose(p, at, t->ref, perm);
             Ref pos = build_arange(p, at, NPX_I64, 0, 1, n);
-            t->ref = build_take(p, at, at, moved, (Ref[]){ pos, pos }, 2, 0);
+            t->ref = build_take_within(p, at, at, moved, (Ref[]){ pos, pos }, 2, 0);
             t->ndim--;
             memcpy(t->label, label, sizeof(int) * (size_t)t->ndim);
             return t->ref && collapse_diagonals(s, at, i, t);

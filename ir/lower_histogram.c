@@ -154,7 +154,7 @@ static Ref laid_weights(Lower *L, Call *c, const Expr *e, Ref x)
 }
 
 /* edges[i] for each element of the int64 positions i */
-static Ref edge_at(Program *p, Span at, Span sp, Ref edges, Ref i) { return build_take(p, at, sp, edges, &i, 1, 0); }
+static Ref edge_at(Program *p, Span at, Span sp, Ref edges, Ref i) { return build_take_within(p, at, sp, edges, &i, 1, 0); }
 
 /* Each value's bin, 0 .. n - 1, or n for a value outside [lo, hi] (NaN
  * too). NumPy's guess g, (x - lo) / (hi - lo) * n truncated (dividing by

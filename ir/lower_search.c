@@ -54,7 +54,7 @@ static Ref monotonicity(Program *p, Span sp, Ref a)
     Ref a0 = build_index(p, sp, a, &first);
     Ref differs = op(p, sp, UF_not_equal, a, a0);
     Ref k = build_reduce(p, sp, RED_argmax, differs, 1u, false);
-    Ref up = op(p, sp, UF_less, a0, build_take(p, sp, sp, a, &k, 1, 0));
+    Ref up = op(p, sp, UF_less, a0, build_take_within(p, sp, sp, a, &k, 1, 0));
     Ref inc = build_ufunc(p, sp, sp, UF_logical_not, (Ref[]){ lower_any_neighbours(p, sp, a, UF_greater) }, 1, false);
     Ref dec = build_ufunc(p, sp, sp, UF_logical_not, (Ref[]){ lower_any_neighbours(p, sp, a, UF_less) }, 1, false);
     Ref zero = build_literal(p, sp, NPX_I64, 0, 0, true), one = build_literal(p, sp, NPX_I64, 1, 1, true);

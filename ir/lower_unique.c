@@ -25,7 +25,7 @@ static Ref first_of_each(Lower *L, Span at, Span sp, Ref s, Ref i, bool equal_na
     Program *p = L->p;
     Ref before = build_ufunc(p, at, sp, UF_maximum, (Ref[]){ op(L, AST_SUB, at, sp, i, int_literal(p, sp, 1)),
                                                               int_literal(p, sp, 0) }, 2, false);
-    Ref prev = build_take(p, at, sp, s, &before, 1, 0);
+    Ref prev = build_take_within(p, at, sp, s, &before, 1, 0);
     Ref keep = op(L, AST_NE, at, sp, s, prev);
     if (keep && equal_nan && dtype_is_float(V(p, s)->dtype)) {
         Ref both_nan = op(L, AST_BITAND, at, sp, build_ufunc(p, at, sp, UF_isnan, &s, 1, false),
@@ -75,7 +75,7 @@ int lower_unique(Lower *L, Call *c, Ref parts[4])
                                        : 0;
     if (wants[2]) {                              /* in x's shape, as NumPy 2 gives it */
         Ref first = build_search(p, at, sp, s, x, false);
-        parts[got++] = build_take(p, at, sp, numbers, &first, 1, 0);
+        parts[got++] = build_take_within(p, at, sp, numbers, &first, 1, 0);
     }
     if (wants[3] && parts[0])                    /* as many as the values */
         parts[got++] = build_bin_counts(p, sp, numbers, 0, V(p, parts[0])->shape.d[0]);

@@ -610,3 +610,11 @@ program() {
     grep -qF 'loop: index -> part_2 f32[N-1] (temporary)' <<<"$NPX_OUTPUT"
     grep -qF "writes only the f32[N-1] elements selected, in place in y's buffer" <<<"$NPX_OUTPUT"
 }
+
+@test "a take read in part is stored whole where its positions may be out of range, not where npxc made them (a roll's, a diagonal's)" {
+    program $'input x: f32[N, M]\ninput s: f32[N, N]\ninput p: i64[K]\noutput d, g, e, f\nd = np.roll(x, 1, axis=0)[0]\ng = np.diagonal(s.T)[1:]\ne = x[p][0]\nf = x[N - 1][1:]'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'loop: index -> d f32[M] (fused: take, remainder, subtract, arange)' <<<"$NPX_OUTPUT"
+    grep -qF 'loop: take -> taken f32[K, M] (temporary)' <<<"$NPX_OUTPUT"
+    [ "$(grep -c 'loop: take' <<<"$NPX_OUTPUT")" -eq 1 ]    # not d's, g's or f's (a position the host checks)
+}

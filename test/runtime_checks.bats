@@ -413,3 +413,28 @@ load test_helper
     [[ $output == *'h.npx:4: `bins` must increase monotonically, when an array'* ]]
     [ ! -e "$BATS_TEST_TMPDIR/cout/h.npy" ]
 }
+
+@test "what a take or an integer power checks as it computes is checked whole where only part of it is read, as NumPy does" {
+    # NumPy computes np.take(y, p) (or k ** e) whole before [0] picks one
+    # element: a bad position or exponent anywhere fails, not only where read.
+    printf 'input y: f64[N]\ninput p: i64[2]\ninput q: i64[2]\ninput r: i64[2]\ninput e: i64[2]\noutput t, u, v, w\nt = np.take(y, p)[0]\nu = (y[q] * 2.0)[::2]\nv = y[r][r %% 1]\nw = (r ** e)[0]\n' \
+        >"$BATS_TEST_TMPDIR/part.npx"
+    "$PYTHON" -c 'import numpy as np, sys
+for name, a in (("ok", [0, 1]), ("bad", [0, 5]), ("neg", [1, -1])):
+    np.save(sys.argv[1] + "/" + name + ".npy", np.array(a, np.int64))' "$BATS_TEST_TMPDIR"
+    build_program "$BATS_TEST_TMPDIR/part.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/part.npx"
+    local d=$BATS_TEST_TMPDIR
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -0 "$prog" {p,q,r,e}="$d/ok.npy" --random 1 --dim N=2 -o "$d/out"
+        run -3 "$prog" p="$d/bad.npy" {q,r,e}="$d/ok.npy" --random 1 --dim N=2 -o "$d/out_p"
+        [[ $output == *"part.npx:7: index 5 is out of bounds for axis 0 with size 2"* ]]
+        run -3 "$prog" q="$d/bad.npy" {p,r,e}="$d/ok.npy" --random 1 --dim N=2 -o "$d/out_q"
+        [[ $output == *"part.npx:8: index 5 is out of bounds for axis 0 with size 2"* ]]
+        run -3 "$prog" r="$d/bad.npy" {p,q,e}="$d/ok.npy" --random 1 --dim N=2 -o "$d/out_r"
+        [[ $output == *"part.npx:9: index 5 is out of bounds for axis 0 with size 2"* ]]
+        run -3 "$prog" e="$d/neg.npy" {p,q,r}="$d/ok.npy" --random 1 --dim N=2 -o "$d/out_e"
+        [[ $output == *"part.npx:10: integers to negative integer powers are not allowed"* ]]
+        [ ! -e "$d/out_p/t.npy" ] && [ ! -e "$d/out_r/t.npy" ] && [ ! -e "$d/out_e/t.npy" ]
+    done
+}
