@@ -82,7 +82,8 @@ NPX_MIRROR_UPPER(double, f64)
 #define NPX_GEMM_KC 256           /* the shared dimension, per packed block */
 #define NPX_GEMM_MC 96            /* at most this many of A's rows per thread's block */
 #define NPX_GEMM_NC 2048          /* B's columns per packed block */
-#define NPX_GEMM_SMALL 8192       /* products of at most this many multiply-adds go row by row */
+#define NPX_GEMM_SMALL 8192       /* products of at most this many multiply-adds read op(a) in place */
+#define NPX_GEMM_SMALL_ROOM 2048  /* elements of a small product's packed op(b) on the stack */
 /* The kernel's a * b + acc must be one fused multiply-add, as in every BLAS:
  * two instructions would halve its speed and need a register the 6 x 16
  * AVX2 tile does not have. GCC contracts nothing under -std=c11 unless told
@@ -132,9 +133,10 @@ NPX_MIRROR_UPPER(double, f64)
     {                                                                                                          \
         npx_vec_##s acc[NPX_GEMM_MR][2];                                                                       \
         const T *a_row[NPX_GEMM_MR];                                                                           \
-        memset(acc, 0, sizeof acc);                                                                            \
-        for (int i = 0; i < NPX_GEMM_MR; i++)                                                                 \
+        for (int i = 0; i < NPX_GEMM_MR; i++) {                                                               \
+            acc[i][0] = acc[i][1] = (npx_vec_##s){ 0 };                                                        \
             a_row[i] = a + (i < readable ? i : readable - 1) * row;                                            \
+        }                                                                                                      \
         for (int64_t p = 0; p < kc; p++) {                                                                    \
             npx_vec_##s b0, b1;                                                                                \
             memcpy(&b0, b + p * NPX_GEMM_NR_##s, sizeof b0);                                                  \
@@ -145,22 +147,28 @@ NPX_MIRROR_UPPER(double, f64)
                 acc[i][1] += ai * b1;                                                                          \
             }                                                                                                  \
         }                                                                                                      \
-        if (nr == NPX_GEMM_NR_##s) {        /* whole rows of the tile: a vector at a time */                   \
-            for (int i = 0; i < mr; i++)                                                                      \
-                for (int h = 0; h < 2; h++) {                                                                 \
+        _Pragma("GCC unroll 8")             /* (unrolled, acc stays in registers) */                         \
+        for (int i = 0; i < NPX_GEMM_MR; i++)                                                                 \
+            _Pragma("GCC unroll 2")                                                                            \
+            for (int h = 0; h < 2; h++) {   /* a vector, or part of one */                                    \
+                if (i >= mr || h * NPX_GEMM_VL_##s >= nr)                                                      \
+                    continue;                                                                                  \
+                T *at = c + i * ldc + h * NPX_GEMM_VL_##s;                                                     \
+                int w = nr - h * NPX_GEMM_VL_##s;                                                              \
+                if (w >= NPX_GEMM_VL_##s) {                                                                    \
                     npx_vec_##s old = { 0 };                                                                   \
-                    T *at = c + i * ldc + h * NPX_GEMM_VL_##s;                                                 \
                     if (!first)                                                                                \
                         memcpy(&old, at, sizeof old);                                                          \
                     old += alpha * acc[i][h];                                                                  \
                     memcpy(at, &old, sizeof old);                                                              \
+                } else {                                                                                       \
+                    npx_vec_##s v = acc[i][h];                                                                 \
+                    T part[NPX_GEMM_VL_##s];                                                                   \
+                    memcpy(part, &v, sizeof part);                                                             \
+                    for (int j = 0; j < w; j++)                                                                \
+                        at[j] = (first ? (T)0 : at[j]) + alpha * part[j];                                      \
                 }                                                                                              \
-            return;                                                                                            \
-        }                                                                                                      \
-        for (int i = 0; i < mr; i++)                                                                          \
-            for (int j = 0; j < nr; j++)                                                                      \
-                c[i * ldc + j] = (first ? (T)0 : c[i * ldc + j]) +                                            \
-                                 alpha * acc[i][j / NPX_GEMM_VL_##s][j % NPX_GEMM_VL_##s];                     \
+            }                                                                                                  \
     }                                                                                                          \
     NPX_GEMM_FUSED                                                                                             \
     static void npx_gemm_tile_##s(int64_t kc, const T *a, const T *b, T *c, int64_t ldc, int mr, int nr,       \
@@ -264,29 +272,19 @@ NPX_MIRROR_UPPER(double, f64)
         }                                                                                                      \
     }                                                                                                          \
                                                                                                                \
-    /* a small product, row by row: each of c's rows accumulates the rows of op(b) that op(a)'s row scales,    \
-     * in the order of the tile's sums (bit for bit its results); packing cost more than such a product */     \
-    NPX_GEMM_FUSED                                                                                             \
-    static void npx_gemm_small_##s(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha,                 \
-                                   const T *__restrict__ a, int64_t lda, const T *__restrict__ b, int64_t ldb, \
-                                   T *__restrict__ c, int64_t ldc)                                             \
+    /* g, a small product (one block of k): op(a) read where it lies, op(b) packed on the stack when it fits \
+     * (packing op(a), or an allocation, costs more than such a product). The rows of c summed in memory    \
+     * before, each step of a sum waiting on the one before: 2-3 GFLOP/s */                                \
+    static void npx_gemm_small_##s(npx_gemm_job_##s *g)                                                       \
     {                                                                                                          \
-        for (int64_t i = 0; i < m; i++) {                                                                      \
-            T *ci = c + i * ldc;                                                                               \
-            for (int64_t j = 0; j < n; j++)                                                                    \
-                ci[j] = 0;                                                                                     \
-            for (int64_t p = 0; p < k; p++) {                                                                  \
-                T aip = ta ? a[p * lda + i] : a[i * lda + p];                                                  \
-                if (tb)                                                                                        \
-                    for (int64_t j = 0; j < n; j++)                                                            \
-                        ci[j] += aip * b[j * ldb + p];                                                         \
-                else                                                                                           \
-                    for (int64_t j = 0; j < n; j++)                                                            \
-                        ci[j] += aip * b[p * ldb + j];                                                         \
-            }                                                                                                  \
-            for (int64_t j = 0; j < n; j++)                                                                    \
-                ci[j] = alpha * ci[j];                                                                         \
-        }                                                                                                      \
+        T room[NPX_GEMM_SMALL_ROOM];                                                                           \
+        bool fits = g->k * (g->n + NPX_GEMM_NR_##s) <= NPX_GEMM_SMALL_ROOM;                                   \
+        g->mcb = (g->m + NPX_GEMM_MR - 1) / NPX_GEMM_MR * NPX_GEMM_MR;                                         \
+        g->a_direct = true;                                                                                    \
+        g->bp = fits ? room : npx_gemm_b_block_##s(g->k, g->n);                                                \
+        npx_gemm_blocks_##s(g, 0, 1);                                                                          \
+        if (!fits)                                                                                             \
+            npx_free(g->bp);                                                                                   \
     }                                                                                                          \
                                                                                                                \
     void npx_gemm_##s(bool ta, bool tb, int64_t m, int64_t n, int64_t k, T alpha, const T *a, int64_t lda,     \
@@ -301,10 +299,6 @@ NPX_MIRROR_UPPER(double, f64)
             return;                                                                                            \
         }                                                                                                      \
         double madds = (double)m * (double)n * (double)k;                                                      \
-        if (k <= NPX_GEMM_KC && madds <= NPX_GEMM_SMALL) {                                                     \
-            npx_gemm_small_##s(ta, tb, m, n, k, alpha, a, lda, b, ldb, c, ldc);                                \
-            return;                                                                                            \
-        }                                                                                                      \
         /* a small product runs on this thread: a parallel region costs more than its work */                  \
         bool shared = madds >= NPX_GEMM_PARALLEL_MIN;                                                          \
         /* A's blocks: a multiple of the threads in number, of whole tiles */                                  \
@@ -314,6 +308,10 @@ NPX_MIRROR_UPPER(double, f64)
         /* op(a) op(a)^T: only the tiles on and above the diagonal */                                          \
         npx_gemm_job_##s g = { ta, tb, a == b && ta != tb && lda == ldb && m == n, m, n, k, lda, ldb, ldc, mcb,\
                                alpha, a, b, c, NULL, false };                                                  \
+        if (k <= NPX_GEMM_KC && madds <= NPX_GEMM_SMALL) {                                                     \
+            npx_gemm_small_##s(&g);                                                                            \
+            return;                                                                                            \
+        }                                                                                                      \
         if (shared && !g.sym && m <= NPX_GEMM_MC && n >= threads * NPX_GEMM_NR_##s) {                          \
             npx_gemm_columns_##s(&g);                                                                          \
             return;                                                                                            \
