@@ -38,7 +38,7 @@
 #define NPX_SORT_TEAM omp_get_num_threads()
 /* One lane that the threads sort together, rather than lanes shared among them. */
 #define NPX_SORT_TOGETHER(lanes, n) \
-    ((lanes) == 1 && (n) >= NPX_SORT_SPLIT_MIN && omp_get_max_threads() > 1 && !omp_in_parallel())
+    ((lanes) == 1 && (n) >= NPX_SORT_SPLIT_MIN && NPX_SORT_THREADS > 1 && !omp_in_parallel())
 #else
 #define NPX_SORT_PRAGMA(text)
 #define NPX_SORT_PARALLEL
@@ -397,7 +397,7 @@ NPX_SORT_TYPES(NPX_SORT_KEYS)
 #define NPX_SORT_SPLIT(s, T, K)                                                                       \
     static void npx_sort_split_##s(const T *x, T *vals, int64_t *pos, int64_t n)                     \
     {                                                                                                 \
-        int threads = omp_get_max_threads();                                                          \
+        int threads = NPX_SORT_THREADS;                                                               \
         K *key = (K *)npx_alloc(npx_bytes(2 * n, sizeof(K), "a sort's keys")), *key2 = key + n;       \
         int64_t *at = NULL, *at2 = NULL;                                                              \
         int64_t(*count)[256] = (int64_t(*)[256])npx_alloc(npx_bytes(threads, sizeof *count, "a sort's counts")); \
