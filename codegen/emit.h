@@ -21,6 +21,8 @@ typedef struct {
                                     numbers, sizes and the host's copies of 0-d inputs, also where
                                     the computation stores them in device buffers (CUDA) */
     const IrStmt *stmt;          /* the statement being emitted */
+    bool before_loop;            /* declaring the buffers a loop's iterations share (Value.hoist):
+                                    allocated here, only zeroed (when asked) at their statements */
     /* The free variables of the code emitted since emit_uses_reset: the values
      * and size symbols it reads (a CUDA kernel's parameters). */
     Ref used_vals[64];

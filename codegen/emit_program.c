@@ -211,7 +211,8 @@ static const char *bound_flag(Emitter *e, const Value *c)
 }
 
 /* for name in range(...): the counter is the C loop variable. Names bound
- * only inside the loop are declared before it. */
+ * only inside the loop are declared before it, and the buffers its
+ * iterations share are allocated there. */
 static void emit_loop_open(Emitter *e, const IrStmt *st)
 {
     Program *p = e->p;
@@ -232,6 +233,16 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
                       c->cname, lp->name[k]);
         }
     }
+    bool shared = false;
+    e->before_loop = true;
+    for (Ref r = 1; r < p->nvals; r++)
+        if (V(p, r)->hoist == st->loop + 1) {
+            if (!shared)
+                emit_line(e, "/* the temporaries of every iteration, in one buffer each */");
+            shared = true;
+            e->t->declare(e, V(p, r), false);
+        }
+    e->before_loop = false;
     const char *step = lp->step == 1 ? arena_printf(p->arena, "%s++", i)
                                      : arena_printf(p->arena, "%s += %lld", i, (long long)lp->step);
     emit_open(e, "for (int64_t %s = %s; %s; %s)", i, cx_host_int(e, lp->start), loop_condition(e, lp, i),

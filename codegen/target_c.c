@@ -165,6 +165,11 @@ static const char *row_length(Emitter *e, const Value *v)
 static void c_declare(Emitter *e, const Value *v, bool zeroed)
 {
     const char *ct = dtype_ctype(v->dtype);
+    if (v->hoist && !e->before_loop) {
+        if (zeroed)
+            emit_line(e, "memset(%s, 0, sizeof(%s) * %s);", v->cname, ct, cx_dims(e, v->shape.d, v->shape.ndim));
+        return;
+    }
     if (v->shape.ndim == 0) {
         emit_line(e, "%s %s;", ct, v->cname);
         return;

@@ -98,6 +98,11 @@ static void cuda_input(Emitter *e, const Value *v) {}
 static void cuda_declare(Emitter *e, const Value *v, bool zeroed)
 {
     const char *ct = dtype_ctype(v->dtype);
+    if (v->hoist && !e->before_loop) {
+        if (zeroed)
+            emit_line(e, "npx_dev_zero(%s, %s);", v->cname, bytes(e, v));
+        return;
+    }
     if (v->row_local) {
         emit_line(e, "%s *%s = NULL; /* %s: a row at a time in shared memory, else whole (below) */", ct, v->cname,
                   shape_str(e->p, &v->shape, v->dtype, false));

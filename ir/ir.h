@@ -174,6 +174,8 @@ typedef struct {
     const char *row_cname;       /* schedule: "e_row" */
     int last_stmt;               /* schedule: last statement that reads it */
     bool owned;                  /* schedule: a buffer this program allocated */
+    int hoist;                   /* schedule: 1 + the loop before which its buffer is allocated, once
+                                    for all the loop's iterations (0: at its statement) */
     bool adopts;                 /* schedule: takes args[0]'s buffer (read by nothing after) instead of
                                     copying it: an ST_CARRY value, an UPDATE (changes it in place) */
     bool maybe_unbound;          /* schedule: a late value that something reads and that has none when

@@ -618,3 +618,16 @@ program() {
     grep -qF 'loop: take -> taken f32[K, M] (temporary)' <<<"$NPX_OUTPUT"
     [ "$(grep -c 'loop: take' <<<"$NPX_OUTPUT")" -eq 1 ]    # not d's, g's or f's (a position the host checks)
 }
+
+@test "a loop's temporaries are allocated once before it and freed after it, not in every iteration" {
+    program $'input x: f64[T, S, N]\ninput A: f64[N, N]\noutput x\nfor t in range(1, T):\n    x[t] = x[t - 1] @ A + x[t - 1] @ A.T'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    local c=$BATS_TEST_TMPDIR/p.c
+    # the two products' buffers: allocated before the loop, freed after it, nothing in it
+    sed -n '/line 4: for t/,/for (int64_t t = 1/p' "$c" | grep -qF 'double *dot = (double *)npx_alloc(npx_bytes(S * N'
+    sed -n '/line 4: for t/,/for (int64_t t = 1/p' "$c" | grep -qF 'double *dot_2 = (double *)npx_alloc(npx_bytes(S * N'
+    sed -n '/} \/\* for t \*\//,/} \/\* npx_run/p' "$c" | grep -qF 'npx_free(dot_2);'
+    [ "$(sed -n '/for (int64_t t = 1/,/} \/\* for t \*\//p' "$c" | grep -c 'npx_alloc\|npx_free')" -eq 0 ]
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    [ "$(sed -n '/for (int64_t t = 1/,/} \/\* for t \*\//p' "$BATS_TEST_TMPDIR/p.cu" | grep -c 'npx_dev_alloc\|npx_dev_free')" -eq 0 ]
+}

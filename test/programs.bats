@@ -424,6 +424,10 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/loops.npx"
 }
 
+@test "a loop's temporaries, one buffer each for all its iterations: products, counts zeroed again, nested loops" {
+    check_program "$BATS_TEST_DIRNAME/programs/loop_buffers.npx"
+}
+
 @test "minibatches: epochs over x.reshape(NB, BS, V)[b], the weights carried through nested loops" {
     check_program "$BATS_TEST_DIRNAME/programs/loops_minibatch.npx"
 }

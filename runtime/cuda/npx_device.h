@@ -41,6 +41,11 @@ static inline __attribute__((unused)) cudaStream_t npx_dev_stream(void)
 /* Device memory is allocated and freed in stream order, from the device's
  * pool, which keeps what it has between runs: no call here waits for the
  * device (cudaFree would). */
+static inline __attribute__((unused)) void npx_dev_zero(void *p, size_t n)
+{
+    NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n ? n : 1, npx_dev_stream()));
+}
+
 static inline __attribute__((unused)) void *npx_dev_alloc(size_t n, bool zeroed)
 {
     static bool pool_kept;
@@ -54,7 +59,7 @@ static inline __attribute__((unused)) void *npx_dev_alloc(size_t n, bool zeroed)
     void *p = NULL;
     NPX_CUDA_CHECK(cudaMallocAsync(&p, n ? n : 1, npx_dev_stream()));
     if (zeroed)
-        NPX_CUDA_CHECK(cudaMemsetAsync(p, 0, n ? n : 1, npx_dev_stream()));
+        npx_dev_zero(p, n);
     return p;
 }
 
