@@ -44,7 +44,8 @@ static void explain_end(FILE *out, Program *p)
                      "one launch of it\n", p->source);
 }
 
-/* A loop: how often its lines run, and the names it carries. */
+/* A loop: how often its lines run, the names it carries, and the
+ * temporaries whose buffers its iterations share. */
 static void explain_loop(FILE *out, Program *p, const IrStmt *st)
 {
     const Loop *lp = &p->loops[st->loop];
@@ -63,6 +64,12 @@ static void explain_loop(FILE *out, Program *p, const IrStmt *st)
         fprintf(out, "    carried: %s %s, %s; each iteration's new %s takes its place (no copy)\n", lp->name[k],
                 shape_str(p, &c->shape, c->dtype, c->weak), start, lp->name[k]);
     }
+    const char *shared = NULL;
+    for (Ref r = 1; r < p->nvals; r++)
+        if (V(p, r)->hoist == st->loop + 1)
+            shared = arena_printf(p->arena, "%s%s%s", shared ? shared : "", shared ? ", " : "", V(p, r)->cname);
+    if (shared)
+        fprintf(out, "    allocated once before the loop, for all its iterations: %s\n", shared);
 }
 
 /* An element assignment: where it writes its box of new elements. */

@@ -630,4 +630,6 @@ program() {
     [ "$(sed -n '/for (int64_t t = 1/,/} \/\* for t \*\//p' "$c" | grep -c 'npx_alloc\|npx_free')" -eq 0 ]
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
     [ "$(sed -n '/for (int64_t t = 1/,/} \/\* for t \*\//p' "$BATS_TEST_TMPDIR/p.cu" | grep -c 'npx_dev_alloc\|npx_dev_free')" -eq 0 ]
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'allocated once before the loop, for all its iterations: dot, dot_2' <<<"$NPX_OUTPUT"
 }
