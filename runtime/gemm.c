@@ -137,7 +137,7 @@ NPX_MIRROR_UPPER(double, f64)
             acc[i][0] = acc[i][1] = (npx_vec_##s){ 0 };                                                        \
             a_row[i] = a + (i < readable ? i : readable - 1) * row;                                            \
         }                                                                                                      \
-        for (int64_t p = 0; p < kc; p++) {                                                                    \
+        for (int64_t p = 0; p < kc && nr > NPX_GEMM_VL_##s; p++) {                                           \
             npx_vec_##s b0, b1;                                                                                \
             memcpy(&b0, b + p * NPX_GEMM_NR_##s, sizeof b0);                                                  \
             memcpy(&b1, b + p * NPX_GEMM_NR_##s + NPX_GEMM_VL_##s, sizeof b1);                                \
@@ -146,6 +146,12 @@ NPX_MIRROR_UPPER(double, f64)
                 acc[i][0] += ai * b0;                                                                          \
                 acc[i][1] += ai * b1;                                                                          \
             }                                                                                                  \
+        }                                                                                                      \
+        for (int64_t p = 0; p < kc && nr <= NPX_GEMM_VL_##s; p++) {   /* a tile one vector wide */          \
+            npx_vec_##s b0;                                                                                    \
+            memcpy(&b0, b + p * NPX_GEMM_NR_##s, sizeof b0);                                                  \
+            for (int i = 0; i < NPX_GEMM_MR; i++)                                                             \
+                acc[i][0] += a_row[i][p * step] * b0;                                                          \
         }                                                                                                      \
         _Pragma("GCC unroll 8")             /* (unrolled, acc stays in registers) */                         \
         for (int i = 0; i < NPX_GEMM_MR; i++)                                                                 \
