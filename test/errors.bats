@@ -113,10 +113,6 @@ load test_helper
     check_diagnostic "$BATS_TEST_DIRNAME/errors/chained_comparison.npx"
 }
 
-@test "changing an array another name shares is refused: y = x, views, a view a loop makes, names a loop leaves" {
-    check_diagnostic "$BATS_TEST_DIRNAME/errors/shared_arrays.npx"
-}
-
 @test "every file in test/errors has a test here" {
     local f name
     for f in "$BATS_TEST_DIRNAME"/errors/*.npx; do
