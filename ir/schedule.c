@@ -245,15 +245,11 @@ static void adopt_updates(Program *p, bool *moved, const int *read)
     }
 }
 
-/* Is value r's buffer taken over by another value (an update, a carry)? */
+/* Is value r's buffer taken over by another value (a carry marks it moved;
+ * an update of a carried name takes it without)? */
 static bool buffer_moves(const Program *p, Ref r, const bool *moved)
 {
-    if (moved[r])
-        return true;
-    for (Ref u = r + 1; u < p->nvals; u++)
-        if (p->vals[u].adopts && p->vals[u].args[0] == r)
-            return true;
-    return false;
+    return moved[r] || ir_buffer_taken(p, r, -1, p->nstmts);
 }
 
 /* A temporary a loop computes in each iteration, of a size the loop does
