@@ -279,6 +279,21 @@ static void lower_body(Lower *L, const Stmt *s, const Loop *lp)
     }
 }
 
+/* After a loop that may not run, a name it rebinds is its array before the
+ * loop or the one the loop left it: names that share either may share it.
+ * From here on the two count as one array (each binding of the latter takes
+ * the former), so changing any of them in place is refused; that may refuse
+ * a change NumPy allows (two names that share one of the two each), never
+ * allow one NumPy would make to a shared array. */
+static void join_data(Lower *L, Ref before, Ref left)
+{
+    for (int i = 0; i < L->nbind && left != before; i++) {
+        Binding *o = &L->bind[i];
+        if ((o->kind == BIND_VALUE || o->kind == BIND_LATE) && o->value && (o->data ? o->data : o->value) == left)
+            o->data = before;
+    }
+}
+
 void lower_for(Lower *L, const Stmt *s)
 {
     Program *p = L->p;
@@ -350,9 +365,9 @@ void lower_for(Lower *L, const Stmt *s)
         }
         if (check_next(L, lp.carry[j], b->value, names.v[k], s))
             lp.next[j] = b->value;
-        b->value = lp.carry[j++];
         if (!ir_loop_runs(p, &lp))               /* still its array before the loop, maybe (y = x) */
-            b->data = entry_data[k];
+            join_data(L, entry_data[k], b->data ? b->data : b->value);
+        b->value = lp.carry[j++];
     }
     if (own_counter) {
         Binding *b = lower_find(L, s->name);
