@@ -321,10 +321,10 @@ static const char *index_first(Emitter *e, Dim d, const AxisIndex *x)
     if (!DIM_IS_SYM(d))
         return arena_printf(A(e), "%lld", (long long)(x->single ? (start < 0 ? start + d : start)
                                                                   : npx_slice_first(d, start, x->step)));
-    if (start >= 0 && (x->single || x->step > 0))   /* past the end: checked, or an empty slice */
-        return arena_printf(A(e), "%lld", (long long)start);
+    if (!ir_index_reads_length(e->p, x))          /* past the end: checked, or an empty slice */
+        return start == NPX_NO_BOUND ? "0" : arena_printf(A(e), "%lld", (long long)start);
     if (start == NPX_NO_BOUND)
-        return x->step > 0 ? "0" : arena_printf(A(e), "%s - 1", cx_dim(e, d));
+        return arena_printf(A(e), "%s - 1", cx_dim(e, d));
     if (x->single || (x->step < 0 && start < 0))  /* below 0: checked, or an empty slice */
         return arena_printf(A(e), "%s - %lld", cx_dim(e, d), -(long long)start);
     return arena_printf(A(e), "npx_slice_first(%s, %lld, %lld)", cx_dim(e, d), (long long)start, (long long)x->step);

@@ -305,6 +305,31 @@ static bool shape_has(const Shape *s, int sym)
     return false;
 }
 
+/* Does the code read the size `sym` of value r, which it does not store?
+ * Not where its readers are indexes that count from its start (x[1:][1:]
+ * reads x at i + 2, never B-1) or elementwise of its shape (which answer
+ * for themselves: (x[1:] * 2.0)[1:]). */
+static bool length_read(const Program *p, Ref r, int sym)
+{
+    const Value *v = &p->vals[r];
+    if (shape_has(&v->dims, sym) || p->stmts[v->stmt].value == r)   /* (a name's shape: its trace) */
+        return true;
+    for (Ref u = r + 1; u < p->nvals; u++) {
+        const Value *w = &p->vals[u];
+        for (int i = 0; i < w->nargs; i++) {
+            bool elementwise = (w->kind == IR_UFUNC || w->kind == IR_CAST) && shape_equal(&w->shape, &v->shape);
+            if (w->args[i] != r || elementwise)
+                continue;
+            if (w->kind != IR_INDEX || i > 0)
+                return true;
+            for (int k = 0; k < v->shape.ndim; k++)
+                if (v->shape.d[k] == DIM_SYM(sym) && ir_index_reads_length(p, &w->sel[k]))
+                    return true;
+        }
+    }
+    return false;
+}
+
 /* Is the slice length `sym` read by the generated code: in the shape of a
  * value that is computed or read, in a size, a check or another length? */
 static bool sym_read(const Program *p, int sym)
@@ -313,7 +338,8 @@ static bool sym_read(const Program *p, int sym)
         return false;
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = &p->vals[r];
-        if ((v->materialize || v->uses) && (shape_has(&v->shape, sym) || shape_has(&v->dims, sym)))
+        if ((v->materialize || (v->uses && length_read(p, r, sym))) &&
+            (shape_has(&v->shape, sym) || shape_has(&v->dims, sym)))
             return true;
     }
     for (int s = 0; s < p->nstmts; s++)

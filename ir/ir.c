@@ -88,6 +88,13 @@ bool ir_positions_axis(const Program *p, const AxisIndex *x)
     return !x->single && x->from && p->vals[x->from].shape.ndim > 0;
 }
 
+bool ir_index_reads_length(const Program *p, const AxisIndex *x)
+{
+    if (x->from)                                 /* a host integer, or positions npx_take wraps */
+        return p->vals[x->from].shape.ndim > 0;
+    return !(x->start >= 0 && (x->single || x->step > 0)) && !(x->start == NPX_NO_BOUND && x->step > 0);
+}
+
 int ir_first_positions_axis(const Program *p, const AxisIndex *sel, int ndim)
 {
     for (int k = 0; k < ndim; k++)
@@ -467,6 +474,8 @@ Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step
     if (start == NPX_NO_BOUND && stop == NPX_NO_BOUND && (step == 1 || step == -1))
         return base;
     const Sym *b = &p->syms[DIM_SYMNO(base)];
+    if (ir_dim_at_most_one(p, base))
+        return npx_slice_len(1, start, stop, step) ? base : 0;   /* B[-1:][::-2] is B[-1:] */
     char text[96];
     if (step == 1 && (start == NPX_NO_BOUND || start >= 0) && (stop == NPX_NO_BOUND || stop < 0)) {
         /* base[s:-k] has max(base - s - k, 0) elements, as base[s + k:] */
@@ -589,9 +598,7 @@ bool ir_dim_at_most_one(const Program *p, Dim d)
     if (!DIM_IS_SYM(d) || p->syms[DIM_SYMNO(d)].kind != SYM_SLICE)
         return false;
     const Sym *s = &p->syms[DIM_SYMNO(d)];
-    int64_t start = s->start == NPX_NO_BOUND ? 0 : s->start;
-    if (ir_dim_at_most_one(p, s->base))
-        return true;                             /* x[:1][:3]: no longer than what it slices */
+    int64_t start = s->start == NPX_NO_BOUND ? 0 : s->start;   /* (x[:1][:3] is x[:1]: ir_slice_dim) */
     if (s->step != 1)
         return false;
     if (s->stop == NPX_NO_BOUND)

@@ -373,6 +373,9 @@ static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is comp
 bool ir_swaps_matrices(const Value *v);
 /* Does axis selection x take positions from an array (x[p] = v; not labels)? */
 bool ir_positions_axis(const Program *p, const AxisIndex *x);
+/* Does the code that reads an array through index x read the axis's length
+ * (x[-1], x[::-1], positions it wraps), not only positions from its start? */
+bool ir_index_reads_length(const Program *p, const AxisIndex *x);
 /* The first axis (of ndim) whose selection takes positions from an array, or -1 */
 int ir_first_positions_axis(const Program *p, const AxisIndex *sel, int ndim);
 /* The shape the arrays of positions of selection sel (of an array of ndim

@@ -428,6 +428,10 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/loop_buffers.npx"
 }
 
+@test "a slice of a slice that holds at most one element keeps its size or is empty: a loop carries x[-1:][::-2]" {
+    check_program "$BATS_TEST_DIRNAME/programs/slice_sizes.npx"
+}
+
 @test "minibatches: epochs over x.reshape(NB, BS, V)[b], the weights carried through nested loops" {
     check_program "$BATS_TEST_DIRNAME/programs/loops_minibatch.npx"
 }
