@@ -32,6 +32,11 @@ const char *emit_c_string(Emitter *e, const char *s)
 /* The error line of a check between two sizes: "WHAT: A is 3 but B is 4". */
 static void emit_sizes_error(Emitter *e, const IrStmt *st, const char *what, Dim a, Dim b)
 {
+    if (!DIM_IS_SYM(b)) {
+        emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld, not %lld\", (long long)%s);", st->line, what,
+                  dim_str(e->p, a), (long long)b, cx_dim(e, a));
+        return;
+    }
     emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld but %s is %%lld\", (long long)%s, (long long)%s);",
               st->line, what, dim_str(e->p, a), dim_str(e->p, b), cx_dim(e, a), cx_dim(e, b));
 }
@@ -138,11 +143,7 @@ static void emit_checks(Emitter *e, const IrStmt *st, Ref after)
         case CHECK_EQUAL: {
             Dim sym = DIM_IS_SYM(c->a) ? c->a : c->b, other = sym == c->a ? c->b : c->a;
             emit_line(e, "if (%s != %s)", cx_dim(e, sym), cx_dim(e, other));
-            if (DIM_IS_SYM(other))
-                emit_sizes_error(e, st, c->what, sym, other);
-            else
-                emit_line(e, "    npx_runtime_error(st, %d, \"%s: %s is %%lld, not %s\", (long long)%s);", st->line,
-                          c->what, dim_str(e->p, sym), cx_dim(e, other), cx_dim(e, sym));
+            emit_sizes_error(e, st, c->what, sym, other);
             break;
         }
         }

@@ -336,14 +336,26 @@ static Ref build_view(Program *p, IrKind kind, Span span, Ref a, const Shape *s)
     return r;
 }
 
+/* Only a's axes stretch, from 1 to the shape's size: an axis of a is 1 or
+ * the size (broadcast_to(x, (1,)) of 5 elements is NumPy's ValueError), a
+ * symbol checked where the program runs. */
 Ref build_broadcast(Program *p, Span span, Ref a, const Shape *s)
 {
     if (!a)
         return 0;
-    Shape out;
-    bool fits = broadcast_shapes(p, &V(p, a)->shape, s, &out, span) && out.ndim == s->ndim;
-    for (int k = 0; fits && k < s->ndim; k++)    /* only a's axes may stretch */
-        fits = out.d[k] == s->d[k] || DIM_IS_SYM(out.d[k]) || DIM_IS_SYM(s->d[k]);
+    const Shape *from = &V(p, a)->shape;
+    int off = s->ndim - from->ndim, stmt = p->nstmts - 1;
+    bool fits = off >= 0;
+    for (int k = 0; fits && k < from->ndim; k++) {
+        Dim d = from->d[k], to = s->d[k + off];
+        if (d == to || d == 1)
+            continue;
+        fits = (DIM_IS_SYM(d) || DIM_IS_SYM(to)) && !dims_differ(p, d, to);
+        if (fits && ir_dim_at_most_one(p, d))    /* read at 0 where it is 1 (x[:, -1:]) */
+            ir_add_unit_check(p, stmt, d, to, span);
+        else if (fits)
+            ir_add_check(p, stmt, d, to, span, "operands could not be broadcast together");
+    }
     if (!fits) {
         diag_error(p->diag, span, "cannot broadcast %s to shape %s",
                    shape_str(p, &V(p, a)->shape, V(p, a)->dtype, false), shape_str(p, s, V(p, a)->dtype, false));

@@ -158,13 +158,30 @@ load test_helper
     printf 'input x: f32[H, B]\ninput y: f32[4]\noutput a, b\na = x[:, :1] - x\nb = x[0, 2:3] + y\n' >"$BATS_TEST_TMPDIR/u.npx"
     build_program "$BATS_TEST_TMPDIR/u.npx"
     run -3 "$PROG" --random 1 --dim H=2 --dim B=2 -o "$BATS_TEST_TMPDIR/out"
-    [[ $output == *"u.npx:5: operands could not be broadcast together: B[2:3] is 0 but 4 is 4"* ]]
+    [[ $output == *"u.npx:5: operands could not be broadcast together: B[2:3] is 0, not 4"* ]]
     run -0 "$PROG" --random 1 --dim H=2 --dim B=3 -o "$BATS_TEST_TMPDIR/out"
     printf 'input x: f32[H, B]\noutput a\na = x[:, :1] - x\n' >"$BATS_TEST_TMPDIR/e.npx"
     build_program "$BATS_TEST_TMPDIR/e.npx"
     run -0 "$PROG" --random 1 --dim H=2 --dim B=0 -o "$BATS_TEST_TMPDIR/out0"
     "$PYTHON" -c 'import numpy as np, sys; a = np.load(sys.argv[1]); assert a.shape == (2, 0), a.shape' \
         "$BATS_TEST_TMPDIR/out0/a.npy"
+}
+
+@test "broadcast_to stretches only axes of 1: 5 elements to (1,), or an empty x[-1:] to 1, are NumPy's ValueError, exit 3" {
+    printf 'input x: f32[N]\ninput y: f32[V, H]\noutput a, b\na = np.broadcast_to(x, (1,))\nb = np.broadcast_to(y[-1:], (2, 1, H))\n' \
+        >"$BATS_TEST_TMPDIR/bt.npx"
+    build_program "$BATS_TEST_TMPDIR/bt.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/bt.npx"
+    for prog in "$PROG" "$CUDA_PROG"; do
+        out=$BATS_TEST_TMPDIR/out_$(basename "$prog")
+        run -3 "$prog" --random 1 --dim N=5 --dim V=2 --dim H=3 -o "$out"
+        [[ $output == *"bt.npx:4: operands could not be broadcast together: N is 5, not 1"* ]]
+        run -3 "$prog" --random 1 --dim N=1 --dim V=0 --dim H=3 -o "$out"
+        [[ $output == *"bt.npx:5: operands could not be broadcast together: V[-1:] is 0, not 1"* ]]
+        [ ! -e "$out/a.npy" ]
+        run -0 "$prog" --random 1 --dim N=1 --dim V=2 --dim H=3 -o "$out"
+        [ -f "$out/b.npy" ]
+    done
 }
 
 @test "a name bound only in a loop that ran zero times is undefined after it, as in Python, exit 3" {
