@@ -291,11 +291,14 @@ static void emit_loop_close(Emitter *e, const IrStmt *st)
  * NameError). */
 static void emit_bound_check(Emitter *e, const IrStmt *st, const Value *c)
 {
-    const Loop *lp = &e->p->loops[c->loop];
+    const Value *late = c;                       /* (c may be a carry that took it over) */
+    while (!late->late)
+        late = V(e->p, late->args[0]);
+    const Loop *lp = &e->p->loops[late->loop];
     int line = e->p->stmts[lp->first].line;
     emit_line(e, "if (!%s)", bound_flag(e, c));
     emit_line(e, "    npx_runtime_error(st, %d, \"name '%s' is not defined (the loop on line %d ran zero times)\");",
-              st ? st->line : line, lp->name[c->carry], line);
+              st ? st->line : line, lp->name[late->carry], line);
 }
 
 static bool shape_has(const Shape *s, int sym)

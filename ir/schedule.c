@@ -276,12 +276,23 @@ static void hoist_buffers(Program *p, const bool *moved)
     }
 }
 
+/* Does carry c take over its value before the loop (a buffer, NULL while
+ * the name has none) rather than copy it? Then the name may stay unbound
+ * into the loop, read (and checked) only where the loop reads it: a loop
+ * that runs zero times never does (NumPy reads nothing). */
+static bool carries_unbound(const Program *p, const Value *c)
+{
+    return p->stmts[c->stmt].kind == ST_CARRY && c->adopts;
+}
+
 /* Can late value c have no value after its loop: may the loop run zero
  * times (its bounds are not numbers that say it runs), or the one inside
- * it that bound it? */
+ * it that bound it? A carry that takes over such a value may have none. */
 static bool may_be_unbound(const Program *p, Ref c)
 {
     const Value *v = &p->vals[c];
+    if (carries_unbound(p, v))
+        return may_be_unbound(p, v->args[0]);
     if (!v->late)
         return false;
     return !ir_loop_runs(p, &p->loops[v->loop]) || may_be_unbound(p, p->loops[v->loop].next[v->carry]);
@@ -318,7 +329,7 @@ static void plan_bound_checks(Program *p)
         p->vals[c].maybe_unbound = may_be_unbound(p, c) && (p->vals[c].uses || p->is_output[c] || named[c]);
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = &p->vals[r];
-        for (int i = 0; i < v->nargs && !v->late; i++)
+        for (int i = 0; i < v->nargs && !v->late && !carries_unbound(p, v); i++)
             if (p->vals[v->args[i]].maybe_unbound)
                 add_bound_check(p, &p->stmts[v->stmt], v->args[i]);
     }

@@ -215,6 +215,29 @@ load test_helper
     [[ $output == *"shape.npx:5: name 't' is not defined (the loop on line 3 ran zero times)"* ]]
 }
 
+@test "a name a loop that may not run binds, rebound by a second loop, is read only where that loop reads it: exit 3 there, on both targets" {
+    printf 'input x: f32[B]\ninput m: i64\noutput a, b\nfor i in range(B - 1):\n    t = x * 2.0\nfor j in range(m):\n    t = t + 1.0\na = x + 1.0\nb = t\n' \
+        >"$BATS_TEST_TMPDIR/re.npx"
+    head -8 "$BATS_TEST_TMPDIR/re.npx" | sed 's/^output a, b$/output a/' >"$BATS_TEST_TMPDIR/skip.npx"
+    for src in re skip; do
+        build_program "$BATS_TEST_TMPDIR/$src.npx"
+        cp "$PROG" "$BATS_TEST_TMPDIR/${src}_c"
+        build_cuda_program "$BATS_TEST_TMPDIR/$src.npx"
+    done
+    for target in c cuda; do
+        re=$BATS_TEST_TMPDIR/re_$target skip=$BATS_TEST_TMPDIR/skip_$target out=$BATS_TEST_TMPDIR/out_$target
+        run -3 "$re" --random 1 --dim B=1 m=2 -o "$out"
+        [[ $output == *"re.npx:7: name 't' is not defined (the loop on line 4 ran zero times)"* ]]
+        run -3 "$re" --random 1 --dim B=1 m=0 -o "$out"
+        [[ $output == *"re.npx:9: name 't' is not defined (the loop on line 4 ran zero times)"* ]]
+        [ ! -e "$out/a.npy" ]
+        run -0 "$skip" --random 1 --dim B=1 m=0 -o "$out"      # neither loop runs: NumPy never reads t
+        [ -f "$out/a.npy" ]
+        run -0 "$re" --random 1 --dim B=3 m=2 -o "$out"
+        [ -f "$out/b.npy" ]
+    done
+}
+
 @test "a mask of another length, or two masked arrays of different lengths, are run-time errors, exit 3" {
     printf 'input x: f32[B]\ninput m: bool[4]\noutput y\ny = x[m]\n' >"$BATS_TEST_TMPDIR/mask.npx"
     build_program "$BATS_TEST_TMPDIR/mask.npx"

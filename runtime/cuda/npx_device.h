@@ -63,7 +63,11 @@ static inline __attribute__((unused)) void *npx_dev_alloc(size_t n, bool zeroed)
     return p;
 }
 
-static inline __attribute__((unused)) void npx_dev_free(void *p) { NPX_CUDA_CHECK(cudaFreeAsync(p, npx_dev_stream())); }
+static inline __attribute__((unused)) void npx_dev_free(void *p)
+{
+    if (p)                               /* (a carried name that has no value yet) */
+        NPX_CUDA_CHECK(cudaFreeAsync(p, npx_dev_stream()));
+}
 
 static inline __attribute__((unused)) void *npx_dev_upload(const void *host, size_t n)
 {
