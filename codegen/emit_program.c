@@ -320,9 +320,10 @@ static bool length_read(const Program *p, Ref r, int sym)
         return true;
     for (Ref u = r + 1; u < p->nvals; u++) {
         const Value *w = &p->vals[u];
+        if ((w->kind == IR_UFUNC || w->kind == IR_CAST) && shape_equal(&w->shape, &v->shape))
+            continue;                            /* elementwise: it answers for itself */
         for (int i = 0; i < w->nargs; i++) {
-            bool elementwise = (w->kind == IR_UFUNC || w->kind == IR_CAST) && shape_equal(&w->shape, &v->shape);
-            if (w->args[i] != r || elementwise)
+            if (w->args[i] != r)
                 continue;
             if (w->kind != IR_INDEX || i > 0)
                 return true;
@@ -342,8 +343,8 @@ static bool sym_read(const Program *p, int sym)
         return false;
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *v = &p->vals[r];
-        if ((v->materialize || (v->uses && length_read(p, r, sym))) &&
-            (shape_has(&v->shape, sym) || shape_has(&v->dims, sym)))
+        if ((shape_has(&v->shape, sym) || shape_has(&v->dims, sym)) &&
+            (v->materialize || (v->uses && length_read(p, r, sym))))
             return true;
     }
     for (int s = 0; s < p->nstmts; s++)

@@ -164,6 +164,8 @@ Ref lower_setitem(Lower *L, const Stmt *s, Binding *b);
 /* the value of the name that x op= v or x[...] = v rebinds; 0 (reported) when it has none */
 Ref lower_changed_value(Lower *L, const Stmt *s, const Binding *b);
 Ref lower_data(Lower *L, Ref r);                  /* the array r is a view of, or r */
+/* the array b's value is in NumPy's terms (Binding.data), where b holds one */
+static inline Ref binding_data(const Binding *b) { return b->data ? b->data : b->value; }
 Ref call_squeeze(Lower *L, Call *c, int unused);
 Ref call_take(Lower *L, Call *c, int unused);
 Ref call_take_along_axis(Lower *L, Call *c, int unused);

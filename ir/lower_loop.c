@@ -289,7 +289,7 @@ static void join_data(Lower *L, Ref before, Ref left)
 {
     for (int i = 0; i < L->nbind && left != before; i++) {
         Binding *o = &L->bind[i];
-        if ((o->kind == BIND_VALUE || o->kind == BIND_LATE) && o->value && (o->data ? o->data : o->value) == left)
+        if ((o->kind == BIND_VALUE || o->kind == BIND_LATE) && o->value && binding_data(o) == left)
             o->data = before;
     }
 }
@@ -330,7 +330,7 @@ void lower_for(Lower *L, const Stmt *s)
         before[k] = b && b->kind == BIND_VALUE && b->value && names.v[k] != s->name;
         if (!before[k])
             continue;
-        entry_data[k] = b->data ? b->data : b->value;
+        entry_data[k] = binding_data(b);
         add_carry(&lp, names.v[k], carry(L, s, b), false);
     }
 
@@ -366,7 +366,7 @@ void lower_for(Lower *L, const Stmt *s)
         if (check_next(L, lp.carry[j], b->value, names.v[k], s))
             lp.next[j] = b->value;
         if (!ir_loop_runs(p, &lp))               /* still its array before the loop, maybe (y = x) */
-            join_data(L, entry_data[k], b->data ? b->data : b->value);
+            join_data(L, entry_data[k], binding_data(b));
         b->value = lp.carry[j++];
     }
     if (own_counter) {

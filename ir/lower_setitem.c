@@ -135,11 +135,11 @@ static bool unshared(Lower *L, const Binding *b, Span at)
     if (!b->value || V(p, b->value)->shape.ndim == 0)
         return true;
     const char *other = NULL;
-    Ref data = b->data ? b->data : b->value;
+    Ref data = binding_data(b);
     for (int i = 0; i < L->nbind && !other; i++) {   /* (a name bound only in a loop: as at its end) */
         const Binding *o = &L->bind[i];
         if (o != b && (o->kind == BIND_VALUE || o->kind == BIND_LATE) && o->value &&
-            (o->data ? o->data : o->value) == data)
+            binding_data(o) == data)
             other = o->name;
     }
     const Stmt *s = L->loops && !other ? loop_view(&L->outer_loop->body, b->name) : NULL;
