@@ -272,12 +272,8 @@ static void emit_loop_close(Emitter *e, const IrStmt *st)
     for (int k = 0; k < lp->ncarries; k++) {
         const Value *c = V(p, lp->carry[k]), *next = V(p, lp->next[k]);
         bool frees = c->owned && !ir_buffer_taken(p, lp->carry[k], lp->first, lp->last);
-        if (frees && lp->late[k])
-            emit_line(e, "if (%s)", c->cname);
-        e->indent += frees && lp->late[k];
-        if (frees)
+        if (frees)                          /* a late value is NULL until the first iteration: both frees take NULL */
             e->t->free(e, c);
-        e->indent -= frees && lp->late[k];
         emit_line(e, "%s = %s;", c->cname, next->cname);
         if (c->shape.ndim == 0 && e->t->scalar_locals && c->maybe_unbound)
             emit_line(e, "%s = %s;", bound_flag(e, c), next->maybe_unbound ? bound_flag(e, next) : "true");
