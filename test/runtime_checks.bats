@@ -219,7 +219,8 @@ load test_helper
     printf 'input x: f32[B]\ninput m: i64\noutput a, b\nfor i in range(B - 1):\n    t = x * 2.0\nfor j in range(m):\n    t = t + 1.0\na = x + 1.0\nb = t\n' \
         >"$BATS_TEST_TMPDIR/re.npx"
     head -8 "$BATS_TEST_TMPDIR/re.npx" | sed 's/^output a, b$/output a/' >"$BATS_TEST_TMPDIR/skip.npx"
-    for src in re skip; do
+    sed 's/^b = t$/b = np.ones_like(t)/' "$BATS_TEST_TMPDIR/re.npx" >"$BATS_TEST_TMPDIR/shape.npx"  # its shape only
+    for src in re skip shape; do
         build_program "$BATS_TEST_TMPDIR/$src.npx"
         cp "$PROG" "$BATS_TEST_TMPDIR/${src}_c"
         build_cuda_program "$BATS_TEST_TMPDIR/$src.npx"
@@ -235,6 +236,10 @@ load test_helper
         [ -f "$out/a.npy" ]
         run -0 "$re" --random 1 --dim B=3 m=2 -o "$out"
         [ -f "$out/b.npy" ]
+        run -3 "$BATS_TEST_TMPDIR/shape_$target" --random 1 --dim B=1 m=0 -o "$out/shape"
+        [[ $output == *"shape.npx:9: name 't' is not defined (the loop on line 4 ran zero times)"* ]]
+        run -0 "$BATS_TEST_TMPDIR/shape_$target" --random 1 --dim B=3 m=0 -o "$out/shape"
+        [ -f "$out/shape/b.npy" ]
     done
 }
 
