@@ -68,7 +68,7 @@ bool ir_buffer_taken(const Program *p, Ref r, int first, int last)
 {
     for (Ref u = r + 1; u < p->nvals; u++) {
         const Value *v = &p->vals[u];
-        if (v->kind == IR_UPDATE && v->adopts && v->args[0] == r && v->stmt > first && v->stmt < last)
+        if (v->adopts && v->args[0] == r && v->stmt > first && v->stmt < last)
             return true;
     }
     return false;

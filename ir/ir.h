@@ -350,8 +350,9 @@ bool ir_host_reads_device(const Program *p);
 bool ir_host_int(const Program *p, Ref r);
 /* Does the loop run at least once, as its bounds, numbers, say? */
 bool ir_loop_runs(const Program *p, const Loop *lp);
-/* Has an update between statements first and last taken r's buffer over (r, a
- * loop's carried value, changes in place in the loop's body)? */
+/* Has an update or an inner loop's carry between statements first and last
+ * taken r's buffer over (r, a loop's carried value, changes in place in the
+ * loop's body, or an inner loop carries it on)? */
 bool ir_buffer_taken(const Program *p, Ref r, int first, int last);
 static inline bool ir_sized_by_data(const Value *v)
 {

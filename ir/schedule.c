@@ -183,22 +183,6 @@ static void live_through_loops(Program *p, bool *moved)
     }
 }
 
-/* A loop's carried name starts as a copy of its value before the loop,
- * unless nothing reads that value after and it has the carry's dtype (not a
- * Python number the carry converts): then it takes its buffer. */
-static void adopt_entries(Program *p, bool *moved)
-{
-    for (int s = 0; s < p->nstmts; s++) {
-        if (p->stmts[s].kind != ST_CARRY)
-            continue;
-        Value *c = &p->vals[p->stmts[s].value];
-        Ref from = c->args[0];
-        if (c->owned && p->vals[from].owned && p->vals[from].dtype == c->dtype && !p->is_output[from] && !moved[from] &&
-            p->vals[from].last_stmt == s)
-            c->adopts = moved[from] = true;
-    }
-}
-
 /* Is x, carried by a loop around statement s, read after s in the same
  * iteration? `read` is where each value is last read, loops aside. */
 static bool read_later_in_iteration(const Program *p, const Loop *lp, Ref x, int s, const int *read)
@@ -224,24 +208,47 @@ static const Loop *carrying_loop(const Program *p, Ref x, int s)
     return NULL;
 }
 
-/* An update changes its array in place, taking its buffer, when nothing
- * reads the old elements after: it is the array's last reader, or the
- * array is a loop's carried name that the rest of the iteration does not
- * read (the next iteration reads the new value; the loop's end then frees
- * nothing). Fusion has stored the new elements first where they read the
- * array elsewhere. */
+/* May the value that statement s computes from x take x's buffer over?
+ * When x is its last reader (not an output, nor a buffer taken already), or
+ * x is a loop's carried name that the rest of the iteration does not read
+ * (the next iteration reads the new value; the loop's end then frees
+ * nothing, ir_buffer_taken). */
+static bool takes_over(const Program *p, Ref x, int s, bool *moved, const int *read)
+{
+    const Loop *lp = carrying_loop(p, x, s);
+    if (lp)
+        return !read_later_in_iteration(p, lp, x, s, read);
+    if (p->vals[x].last_stmt != s || p->is_output[x] || moved[x])
+        return false;
+    return moved[x] = true;
+}
+
+/* A loop's carried name starts as a copy of its value before the loop,
+ * unless it may take that buffer over and has its dtype (not a Python
+ * number the carry converts). An inner loop's carry may take over the outer
+ * loop's: the copy each outer iteration made, gone, and a name that may
+ * have no value is read only where the inner loop reads it. */
+static void adopt_entries(Program *p, bool *moved, const int *read)
+{
+    for (int s = 0; s < p->nstmts; s++) {
+        if (p->stmts[s].kind != ST_CARRY)
+            continue;
+        Value *c = &p->vals[p->stmts[s].value];
+        const Value *from = &p->vals[c->args[0]];
+        if (c->owned && from->owned && from->dtype == c->dtype)
+            c->adopts = takes_over(p, c->args[0], s, moved, read);
+    }
+}
+
+/* An update changes its array in place when it may take its buffer over.
+ * Fusion has stored the new elements first where they read the array
+ * elsewhere. */
 static void adopt_updates(Program *p, bool *moved, const int *read)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         Value *u = &p->vals[r];
-        if (u->kind != IR_UPDATE || !u->owned || !p->vals[u->args[0]].owned)
-            continue;
-        Ref x = u->args[0];
-        const Loop *lp = carrying_loop(p, x, u->stmt);
-        if (lp)
-            u->adopts = !read_later_in_iteration(p, lp, x, u->stmt, read);
-        else if (p->vals[x].last_stmt == u->stmt && !p->is_output[x] && !moved[x])
-            u->adopts = moved[x] = true;
+        if (u->kind == IR_UPDATE && u->owned && p->vals[u->args[0]].owned)
+            u->adopts = takes_over(p, u->args[0], u->stmt, moved, read);
     }
 }
 
@@ -357,7 +364,7 @@ void ir_schedule(Program *p)
         Value *v = &p->vals[r];
         v->owned = v->materialize && v->kind != IR_INPUT && (v->shape.ndim > 0 || p->cuda);
     }
-    adopt_entries(p, moved);
+    adopt_entries(p, moved, read);
     adopt_updates(p, moved, read);
     plan_bound_checks(p);
     hoist_buffers(p, moved);

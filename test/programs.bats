@@ -432,6 +432,14 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/slice_sizes.npx"
 }
 
+@test "a name carried by an outer loop and an inner one: the inner loop takes the buffer over, changes it in place, and matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/loops_nested_carry.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/loops_nested_carry.npx" --random 6 --dim V=5 --dim P=2 --dim Q=0
+    run -0 "$NPXC" --explain "$BATS_TEST_DIRNAME/programs/loops_nested_carry.npx"
+    [[ $output != *"copied once before the loop"* ]]       # each of the six carries takes its buffer over
+    [ "$(grep -c "carried: .*its buffer before the loop taken over" <<<"$output")" -eq 6 ]
+}
+
 @test "minibatches: epochs over x.reshape(NB, BS, V)[b], the weights carried through nested loops" {
     check_program "$BATS_TEST_DIRNAME/programs/loops_minibatch.npx"
 }

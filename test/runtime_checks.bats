@@ -243,6 +243,21 @@ load test_helper
     done
 }
 
+@test "a name a loop that may not run binds, carried on by nested loops that do not run either, is never read: exit 0, on both targets" {
+    printf 'input x: f32[B]\ninput p: i64\ninput q: i64\noutput y\nfor r in range(B - 1):\n    t = x * 2.0\nfor i in range(p):\n    for j in range(q):\n        t = t + 1.0\ny = x + 1.0\n' \
+        >"$BATS_TEST_TMPDIR/nest.npx"
+    build_program "$BATS_TEST_TMPDIR/nest.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/nest.npx"
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -0 "$prog" --random 1 --dim B=1 p=2 q=0 -o "$BATS_TEST_TMPDIR/out"  # NumPy never reads t
+        [ -f "$BATS_TEST_TMPDIR/out/y.npy" ]
+        run -3 "$prog" --random 1 --dim B=1 p=2 q=1 -o "$BATS_TEST_TMPDIR/out2"
+        [[ $output == *"nest.npx:9: name 't' is not defined (the loop on line 5 ran zero times)"* ]]
+        [ ! -e "$BATS_TEST_TMPDIR/out2/y.npy" ]
+        run -0 "$prog" --random 1 --dim B=2 p=2 q=1 -o "$BATS_TEST_TMPDIR/out3"
+    done
+}
+
 @test "a mask of another length, or two masked arrays of different lengths, are run-time errors, exit 3" {
     printf 'input x: f32[B]\ninput m: bool[4]\noutput y\ny = x[m]\n' >"$BATS_TEST_TMPDIR/mask.npx"
     build_program "$BATS_TEST_TMPDIR/mask.npx"
