@@ -587,8 +587,10 @@ Ref build_cumulative(Program *p, Span span, Reduction red, Ref a, int axis, npx_
 
 /* a's elements at integer positions: n index arrays for axes axis,
  * axis + 1, ..., broadcast together; their shape takes the place of those
- * axes. */
-Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis)
+ * axes. Positions into an empty axis are an error: for indexing whenever
+ * there are any, for np.take (np_take) only where the axes before it have
+ * elements too (NumPy's take checks the positions once for each of those). */
+static Ref take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis, bool np_take)
 {
     if (!a)
         return 0;
@@ -622,6 +624,12 @@ Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int 
         diag_error(p->diag, at, "the result would have more than %d dimensions", NPX_MAX_RANK);
         return 0;
     }
+    memcpy(s.d, va->shape.d, sizeof(Dim) * axis);
+    memcpy(s.d + axis, where.d, sizeof(Dim) * where.ndim);
+    memcpy(s.d + axis + where.ndim, va->shape.d + axis + n, sizeof(Dim) * (va->shape.ndim - axis - n));
+    Dim needs = count;           /* an empty axis is an error when this is not 0 (np.take: times the axes before) */
+    if (np_take && !(ir_product_dim(p, s.d, axis + where.ndim, &needs) && !ir_dim_from_data(p, needs)))
+        needs = count;
     for (int i = 0; i < n; i++) {                /* no position fits an empty axis */
         Dim size = va->shape.d[axis + i];
         if (ir_dim_from_data(p, size)) {
@@ -636,24 +644,32 @@ Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int 
                                     "supported yet", dim_str(p, count), dim_str(p, size));
             return 0;
         }
-        if (size == 0 && !DIM_IS_SYM(count) && count > 0) {
-            diag_error(p->diag, at, "index is out of bounds for axis %d with size 0", axis + i);
+        const char *what = np_take ? "cannot do a non-empty take from an empty axes."
+                                   : arena_printf(p->arena, "index is out of bounds for axis %d with size 0", axis + i);
+        if (size == 0 && !DIM_IS_SYM(needs) && needs > 0) {
+            diag_error(p->diag, at, "%s", what);
             return 0;
         }
         if (ir_host_int(p, positions[i]))       /* x[i]: checked before, even when nothing is read */
             ir_add_position_check(p, p->nstmts - 1, size, positions[i], axis + i, at);
-        else if ((DIM_IS_SYM(size) || size == 0) && count != 0 && size != count)
-            ir_add_nonempty_check(p, p->nstmts - 1, size, count, at,
-                                  arena_printf(p->arena, "index is out of bounds for axis %d with size 0", axis + i));
+        else if ((DIM_IS_SYM(size) || size == 0) && needs != 0 && size != needs)
+            ir_add_nonempty_check(p, p->nstmts - 1, size, needs, at, what);
     }
-    memcpy(s.d, va->shape.d, sizeof(Dim) * axis);
-    memcpy(s.d + axis, where.d, sizeof(Dim) * where.ndim);
-    memcpy(s.d + axis + where.ndim, va->shape.d + axis + n, sizeof(Dim) * (va->shape.ndim - axis - n));
     Ref r = build_view(p, IR_TAKE, span, a, &s);
     memcpy(V(p, r)->args + 1, positions, sizeof(Ref) * n);
     V(p, r)->nargs = 1 + n;
     V(p, r)->ival = axis;
     return r;
+}
+
+Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis)
+{
+    return take(p, at, span, a, positions, n, axis, false);
+}
+
+Ref build_np_take(Program *p, Span at, Span span, Ref a, Ref positions, int axis)
+{
+    return take(p, at, span, a, &positions, 1, axis, true);
 }
 
 Ref build_take_within(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis)

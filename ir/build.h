@@ -35,6 +35,9 @@ Ref build_compress(Program *p, Span at, Span span, Ref a, Ref mask, int axis, in
 bool mask_fits(Program *p, Span at, Ref a, Ref mask, int axis, int shown_axis);
 /* a at integer positions: n arrays (two at most) for axes axis.. of a */
 Ref build_take(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis);
+/* np.take(a, positions, axis): as a[..., positions] but for an empty axis,
+ * an error only where the axes before it have elements, as NumPy's take */
+Ref build_np_take(Program *p, Span at, Span span, Ref a, Ref positions, int axis);
 /* A take whose positions lie in the axes by how npxc makes them (a
  * diagonal's aranges, a roll's remainders): none is out of range. */
 Ref build_take_within(Program *p, Span at, Span span, Ref a, const Ref *positions, int n, int axis);

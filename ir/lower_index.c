@@ -351,7 +351,7 @@ Ref call_take(Lower *L, Call *c, int unused)
             positions = build_ufunc(p, at, at, UF_minimum, (Ref[]){ low, last }, 2, false);
         }
     }
-    return x ? build_take(p, at, c->call->span, x, &positions, 1, k) : 0;
+    return x ? build_np_take(p, at, c->call->span, x, positions, k) : 0;
 }
 
 /* take_along_axis(arr, indices, axis=-1): each position read beside its own

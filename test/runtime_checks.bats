@@ -103,6 +103,24 @@ load test_helper
     [[ $output == *"take.npx:4: index is out of bounds for axis 0 with size 0"* ]]
 }
 
+@test "np.take from an empty axis is an error only where the axes before it are not empty, as NumPy's take; indexing always, on both targets" {
+    printf 'input a: f32[R, C]\ninput k: i64[N]\noutput t, s\nt = np.take(a, k, 1)\ns = np.take(a @ a.T, k, -1)\n' \
+        >"$BATS_TEST_TMPDIR/et.npx"
+    sed 's/np.take(\(.*\), k, .*)$/\1[:, k]/' "$BATS_TEST_TMPDIR/et.npx" >"$BATS_TEST_TMPDIR/ei.npx"
+    build_program "$BATS_TEST_TMPDIR/et.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/et.npx"
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -0 "$prog" --random 1 --dim R=0 --dim C=0 --dim N=4 -o "$BATS_TEST_TMPDIR/out"   # no row: nothing taken
+        "$PYTHON" -c 'import numpy as np, sys; assert np.load(sys.argv[1]).shape == (0, 4)' "$BATS_TEST_TMPDIR/out/t.npy"
+        run -3 "$prog" --random 1 --dim R=2 --dim C=0 --dim N=4 -o "$BATS_TEST_TMPDIR/out2"
+        [[ $output == *"et.npx:4: cannot do a non-empty take from an empty axes."* ]]
+        [ ! -e "$BATS_TEST_TMPDIR/out2/t.npy" ]
+    done
+    build_program "$BATS_TEST_TMPDIR/ei.npx"
+    run -3 "$PROG" --random 1 --dim R=0 --dim C=0 --dim N=4 -o "$BATS_TEST_TMPDIR/out3"
+    [[ $output == *"ei.npx:4: index is out of bounds for axis 1 with size 0"* ]]
+}
+
 @test "an integer index past a symbolic size is NumPy's IndexError at run time, exit 3; a slice past it is empty" {
     printf 'input x: f32[B, V]\ninput u: f32[K, 3]\noutput y, z, w\ny = x[-3, 1]\nz = x[5:, ::2] * 2.0\nw = np.squeeze(u, axis=0)\n' \
         >"$BATS_TEST_TMPDIR/ix.npx"
