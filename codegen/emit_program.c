@@ -399,6 +399,15 @@ static void emit_statement_checks(Emitter *e, const IrStmt *st)
         emit_bound_check(e, st, V(e->p, st->bound_checks[i]));
 }
 
+/* A C scalar carried into a loop, whose value may not be bound yet: its
+ * flag goes with it (checked where the loop reads it). */
+static void emit_carried_flag(Emitter *e, const Value *c)
+{
+    const Value *from = V(e->p, c->args[0]);
+    if (c->shape.ndim == 0 && e->t->scalar_locals && c->maybe_unbound)
+        emit_line(e, "bool %s = %s;", bound_flag(e, c), from->maybe_unbound ? bound_flag(e, from) : "true");
+}
+
 static void emit_statement(Emitter *e, int s)
 {
     Program *p = e->p;
@@ -423,6 +432,8 @@ static void emit_statement(Emitter *e, int s)
             emit_checks(e, st, r);
         }
     }
+    if (st->kind == ST_CARRY)
+        emit_carried_flag(e, V(p, st->value));
     emit_trace_and_frees(e, st);
 }
 

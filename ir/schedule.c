@@ -284,12 +284,13 @@ static void hoist_buffers(Program *p, const bool *moved)
 }
 
 /* Does carry c take over its value before the loop (a buffer, NULL while
- * the name has none) rather than copy it? Then the name may stay unbound
+ * the name has none) rather than copy it, or is it a C scalar, copied with
+ * the flag that says whether it has a value? Then the name may stay unbound
  * into the loop, read (and checked) only where the loop reads it: a loop
  * that runs zero times never does (NumPy reads nothing). */
 static bool carries_unbound(const Program *p, const Value *c)
 {
-    return p->stmts[c->stmt].kind == ST_CARRY && c->adopts;
+    return p->stmts[c->stmt].kind == ST_CARRY && (c->adopts || (c->shape.ndim == 0 && !p->cuda));
 }
 
 /* Can late value c have no value after its loop: may the loop run zero

@@ -261,6 +261,21 @@ load test_helper
     done
 }
 
+@test "a number a loop that may not run binds, carried by a second loop, is read only where that loop reads it: exit 3 there, on both targets" {
+    printf 'input x: f32[B]\ninput m: i64\noutput y, a\na = 1.0\nfor i in range(B - 1):\n    t = 7.0 * a\nfor j in range(m):\n    a = a + t\n    t = t + 1.0\ny = x + 1.0\n' \
+        >"$BATS_TEST_TMPDIR/num.npx"
+    build_program "$BATS_TEST_TMPDIR/num.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/num.npx"
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -0 "$prog" --random 1 --dim B=1 m=0 -o "$BATS_TEST_TMPDIR/out"  # NumPy never reads t
+        [ -f "$BATS_TEST_TMPDIR/out/a.npy" ]
+        run -3 "$prog" --random 1 --dim B=1 m=2 -o "$BATS_TEST_TMPDIR/out2"
+        [[ $output == *"num.npx:8: name 't' is not defined (the loop on line 5 ran zero times)"* ]]
+        run -0 "$prog" --random 1 --dim B=3 m=2 -o "$BATS_TEST_TMPDIR/out3"
+        "$PYTHON" -c 'import numpy as np, sys; assert np.load(sys.argv[1]) == 1.0 + 7.0 + 8.0' "$BATS_TEST_TMPDIR/out3/a.npy"
+    done
+}
+
 @test "a name a loop that may not run binds, carried on by nested loops that do not run either, is never read: exit 0, on both targets" {
     printf 'input x: f32[B]\ninput p: i64\ninput q: i64\noutput y\nfor r in range(B - 1):\n    t = x * 2.0\nfor i in range(p):\n    for j in range(q):\n        t = t + 1.0\ny = x + 1.0\n' \
         >"$BATS_TEST_TMPDIR/nest.npx"
