@@ -515,8 +515,9 @@ class Gen:
     """One random program: inputs, statements, and the generic values of its names
     (envs: one environment per size set of GENERIC; env is the first)."""
 
-    def __init__(self, rng, hostile, loops=0.0, sorts=0, masks=0, setitems=0.0, statistics=0):
+    def __init__(self, rng, hostile, loops=0.0, sorts=0, masks=0, setitems=0.0, statistics=0, rearranging=0):
         self.rng, self.hostile, self.loops, self.setitems = rng, hostile, loops, setitems
+        self.rearranging = rearranging                  # the weight of flip, roll, diff, tile ...
         self.statistics = statistics                    # the weight of median, nan-functions, unique ...
         self.sorts, self.masks = sorts, masks           # the weights of sort and mask among expressions
         self.nzn = set()                                # names whose shape depends on the data (x[mask])
@@ -685,6 +686,8 @@ class Gen:
             builders.append((self.sort, self.sorts))
         if self.masks:
             builders.append((self.mask, self.masks))
+        if self.rearranging:
+            builders.append((self.rearrange, self.rearranging))
         if self.frames:
             builders.append((self.loop_expr, 8))
         fns, weights = zip(*builders)
@@ -697,6 +700,8 @@ class Gen:
 
     def fcall(self, name, args, kids, fn, how="exact", mag=None, exact=None):
         pre = self.rng.choice(["np.", "np.", ""])
+        if name in self.env:                # a name the program binds (rint = ...) hides the function
+            pre = "np."
         return Node("%s%s(%s)" % (pre, name, ", ".join(args)), 10, kids, fn, how, mag, exact)
 
     def method_or_call(self, name, a, args, kids, fn, how="exact", mag=None):
@@ -900,6 +905,85 @@ class Gen:
             return self.fcall(name, [a.text] + args, [a], fn)
         mag = lambda x: np.nansum(np.abs(x.astype(np.float64)), axis=ax, keepdims=kd)
         return self.fcall(name, [a.text] + args, [a], fn, "sum", mag)
+
+    def rearrange(self, d):
+        """flip (flipud, fliplr), roll, diff, tril/triu, tile, repeat, diagonal,
+        diag and trace (--rearranging W): views and gathers whose shapes follow
+        the sizes, beside a few numeric functions (nan_to_num, logaddexp,
+        isclose, round)."""
+        r = self.rng
+        name = r.choice(["flip", "flipud", "fliplr", "roll", "diff", "tril", "triu", "tile", "repeat",
+                         "diagonal", "diag", "trace", "nan_to_num", "logaddexp", "isclose", "round"])
+        a = self.array_operand(d, exact=name in ("isclose", "round"))
+        nd = np.ndim(a.g)
+        if a.nz or nd == 0:
+            raise Reject("%s of a 0-d or data-length array" % name)
+        if name in ("flip", "flipud", "fliplr"):
+            if name != "flip":
+                if nd < 1 + (name == "fliplr"):
+                    raise Reject("fliplr of a vector")
+                return self.fcall(name, [a.text], [a], getattr(np, name))
+            ax = r.choice([None, r.randrange(-nd, nd), tuple(sorted(r.sample(range(nd), min(nd, 2))))])
+            args = [] if ax is None else [r.choice(["%s", "axis=%s"]) % (ax,)]
+            return self.fcall("flip", [a.text] + args, [a], lambda x: np.flip(x, ax))
+        if name == "roll":
+            shift = r.choice([1, -1, 2, -3, 7, 0])
+            ax = r.choice([None, r.randrange(-nd, nd)])
+            args = [str(shift)] + ([] if ax is None else ["axis=%d" % ax])
+            return self.fcall("roll", [a.text] + args, [a], lambda x: np.roll(x, shift, ax))
+        if name == "diff":
+            n, ax = r.choice([1, 1, 2]), r.choice([-1, r.randrange(-nd, nd)])
+            args = ([] if n == 1 else ["n=%d" % n]) + ([] if ax == -1 else ["axis=%d" % ax])
+            return self.fcall("diff", [a.text] + args, [a], lambda x: np.diff(x, n=n, axis=ax))
+        if name in ("tril", "triu"):
+            if nd > 2:
+                raise Reject("tril of a stack")
+            k = r.choice([0, 0, 1, -1, 2])
+            args = [] if k == 0 else [r.choice(["%d", "k=%d"]) % k]
+            return self.fcall(name, [a.text] + args, [a], lambda x: getattr(np, name)(x, k))
+        if name == "tile":
+            reps = r.choice([2, 3, (2, 1), (1, 2), (2, 1, 2)])
+            return self.fcall("tile", [a.text, repr(reps)], [a], lambda x: np.tile(x, reps))
+        if name == "repeat":
+            n, ax = r.choice([0, 1, 2, 3]), r.choice([None, r.randrange(-nd, nd)])
+            args = [str(n)] + ([] if ax is None else ["axis=%d" % ax])
+            return self.method_or_call("repeat", a, args, [a], lambda x: np.repeat(x, n, ax))
+        if name in ("diagonal", "diag", "trace"):
+            square = all(np.shape(g)[0] == np.shape(g)[-1] for g in a.gs)
+            fixed = all(np.shape(g) == np.shape(a.g) for g in a.gs)
+            if name == "diag" and nd == 1:
+                return self.fcall("diag", [a.text], [a], np.diag)
+            if nd != 2:
+                raise Reject("%s of a stack" % name)
+            k = r.choice([0, 0, 1, -1]) if fixed else 0
+            if not (square or fixed):
+                raise Reject("a diagonal whose length only the run knows (npxc: not yet)")
+            args = [] if k == 0 else [str(k)]
+            if name == "trace":
+                mag = lambda x: np.trace(np.abs(x.astype(np.float64)), k)
+                return self.method_or_call("trace", a, args, [a], lambda x: np.trace(x, k), "sum", mag)
+            if name == "diag":
+                return self.fcall("diag", [a.text] + args, [a], lambda x: np.diag(x, k))
+            return self.method_or_call("diagonal", a, args, [a], lambda x: np.diagonal(x, k))
+        if name == "nan_to_num":
+            if kind(a.g) != "f":
+                raise Reject("nan_to_num of integers")
+            a = Node("np.where(%s > 0.75, np.nan, %s)" % (par(a, 2), a.text), 10, [a],
+                     lambda v: np.where(v > 0.75, np.nan, v), exact=a.exact)
+            extra = r.choice([[], ["nan=-1.0"], ["posinf=9.0", "neginf=-9.0"]])
+            kw = dict(x.split("=") for x in extra)
+            kw = {k: float(v) for k, v in kw.items()}
+            return self.fcall("nan_to_num", [a.text] + extra, [a], lambda x: np.nan_to_num(x, **kw))
+        b = self.operand(d, lambda n: kind(n.g) != "b", exact=name == "isclose")
+        if kind(a.g) == "b":
+            raise Reject("%s of bool (float16 in NumPy)" % name)
+        if name == "logaddexp":
+            return self.fcall("logaddexp", [a.text, b.text], [a, b], np.logaddexp, "ulp")
+        if name == "isclose":
+            return self.fcall("isclose", [a.text, b.text], [a, b], np.isclose)
+        dec = r.choice([0, 1, 2, -1])
+        args = [] if dec == 0 else [str(dec)]
+        return self.method_or_call("round", a, args, [a], lambda x: np.round(x, dec))
 
     def transpose(self, d):
         a = self.operand(d, lambda n: np.ndim(n.g) >= 2, lit=False)
@@ -2152,12 +2236,13 @@ def first_error(out):
     return (errs[0] if errs else " | ".join(lines[:3]))[:300]
 
 
-def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0, setitems=0.0, statistics=0):
+def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0, setitems=0.0, statistics=0,
+                 rearranging=0):
     """(Gen, outputs, size sets, run seed) for program i of seed, or None if discarded;
     the ordinary sizes have at most cap elements in all (the product of the symbols).
     A size set is (sizes, values): values is None where NumPy raises on those sizes."""
     rng = random.Random("%d:%d" % (seed, i))
-    gen = Gen(rng, hostile, loops, sorts, masks, setitems, statistics)
+    gen = Gen(rng, hostile, loops, sorts, masks, setitems, statistics, rearranging)
     try:
         gen.generate()
     except Reject:
@@ -2200,7 +2285,8 @@ def make_program(seed, i, hostile, cap=40000, loops=0.0, sorts=0, masks=0, setit
 def check_one(args, seed, i, cuda):
     """Run program i of seed through npxc; returns (status, message)."""
     made = make_program(seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops,
-                        args.sorts, args.masks, args.setitems, args.statistics)
+                        args.sorts, args.masks, args.setitems, args.statistics,
+                        args.rearranging)
     if made is None:
         return "discarded", "", 0
     gen, outputs, size_sets, run_seed = made
@@ -2336,6 +2422,8 @@ def main():
                     help="rate of statements that assign to elements, x[mask] = v, x[0] += v (0: none)")
     ap.add_argument("--statistics", type=float, default=2,
                     help="weight of median, quantile, the nan-functions, cumprod, unique, pad (0: none)")
+    ap.add_argument("--rearranging", type=float, default=0,
+                    help="weight of flip, roll, diff, tril, tile, repeat, diagonal, nan_to_num, round ... (0: none)")
     ap.add_argument("--show", action="store_true", help="print the programs, run nothing")
     ap.add_argument("-v", "--verbose", action="store_true", help="a line for every program")
     args = ap.parse_args()
@@ -2346,7 +2434,8 @@ def main():
         if args.show:
             cuda = args.cuda_every > 0 and i % args.cuda_every == 0
             made = make_program(args.seed, i, args.hostile, CUDA_CAP if cuda else 40000, args.loops,
-                                args.sorts, args.masks, args.setitems, args.statistics)
+                                args.sorts, args.masks, args.setitems, args.statistics,
+                        args.rearranging)
             print(made[0].text(made[1], "s%d_i%d sizes %s" % (args.seed, i, [s for s, _ in made[2]]))
                   if made else "# discarded\n")
             continue
