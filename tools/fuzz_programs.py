@@ -3,7 +3,8 @@
 
     tools/fuzz_programs.py [--seed S] [--count N] [--first I] [--cuda-every K]
                            [--keep DIR] [--build DIR] [--work DIR] [--hostile P]
-                           [--loops P] [--sorts W] [--masks W] [--ignore REGEX ...]
+                           [--loops P] [--sorts W] [--masks W] [--setitems P]
+                           [--statistics W] [--rearranging W] [--ignore REGEX ...]
                            [--show] [-v]
 
 It writes random valid .npx programs and checks, for each one, that
@@ -82,6 +83,13 @@ discarded. Statistics (--statistics W): median, quantile, percentile (one
 axis or None, keepdims), nansum, nanmean, nanmax, nanmin, nanvar, nanstd
 (NaNs made by a mask first, now and then), cumprod, unique and pad.
 --setitems 0 --statistics 0 gives the programs of before.
+
+Rearranging (--rearranging W, 0 by default): flip (an axis, a pair or all),
+flipud, fliplr, roll (a shift, an axis or flattened), diff (n=1, 2; any axis),
+tril/triu (k), tile, repeat (a count, an axis or flattened), diagonal, diag and
+trace (of square matrices or matrices of literal sizes: npxc does not know yet
+the length of other diagonals; diag of a vector), nan_to_num (NaNs made first;
+nan=, posinf=/neginf=), logaddexp, isclose and round (decimals 0, 1, 2, -1).
 
 For loops (--loops P: the rate of top-level statements that are loops; 0 gives
 the programs of before loops, program for program): `for NAME in range(...):`
