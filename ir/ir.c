@@ -497,7 +497,8 @@ Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step
             snprintf(hi, sizeof hi, "%lld", (long long)stop);
         if (step != 1)
             snprintf(by, sizeof by, ":%lld", (long long)step);
-        snprintf(text, sizeof text, "%s[%s:%s%s]", b->name, lo, hi, by);
+        bool sum = strpbrk(b->name, "+-*/") != NULL;   /* (M-2)[:1], not M-2[:1] */
+        snprintf(text, sizeof text, "%s%s%s[%s:%s%s]", sum ? "(" : "", b->name, sum ? ")" : "", lo, hi, by);
     }
     for (int i = 0; i < p->nsyms; i++) {
         const Sym *o = &p->syms[i];

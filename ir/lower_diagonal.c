@@ -1,22 +1,29 @@
 /* lower_diagonal.c: a matrix's diagonals: diagonal, diag and trace. The
  * k-th diagonal of an n x m matrix is a gather, a[r0 + i, c0 + i] for i in
  * range(len) (IR_TAKE with two arange positions); its length is known when
- * the sizes are numbers, or for the main diagonal of a square matrix. */
+ * a size is a number, or of a square matrix. */
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
 
-/* len(the k-th diagonal of an n x m matrix), when npxc can know it */
-static bool diagonal_length(Dim n, Dim m, int64_t k, Dim *len)
+/* len(the k-th diagonal of an n x m matrix), when npxc can know it: of a
+ * square one n[|k|:], else the smaller of its rows n[-k:] and columns m[k:]
+ * where one is a number (a size's slice: H[:1]) or they are the same size. */
+static bool diagonal_length(Program *p, Dim n, Dim m, int64_t k, Dim *len)
 {
-    if (!DIM_IS_SYM(n) && !DIM_IS_SYM(m)) {
-        int64_t rows = k >= 0 ? n : n + k, cols = k >= 0 ? m - k : m;
-        *len = rows < cols ? rows : cols;
-        *len = *len > 0 ? *len : 0;
+    if (n == m) {
+        *len = ir_slice_dim(p, n, k < 0 ? -k : k, NPX_NO_BOUND, 1);
         return true;
     }
-    *len = n;
-    return k == 0 && n == m;
+    Dim rows = k < 0 ? ir_slice_dim(p, n, -k, NPX_NO_BOUND, 1) : n;
+    Dim cols = k > 0 ? ir_slice_dim(p, m, k, NPX_NO_BOUND, 1) : m;
+    if (DIM_IS_SYM(rows) && DIM_IS_SYM(cols))
+        *len = rows;
+    else if (DIM_IS_SYM(rows) || DIM_IS_SYM(cols))
+        *len = DIM_IS_SYM(rows) ? ir_slice_dim(p, rows, NPX_NO_BOUND, cols, 1) : ir_slice_dim(p, cols, NPX_NO_BOUND, rows, 1);
+    else
+        *len = rows < cols ? rows : cols;
+    return !DIM_IS_SYM(rows) || !DIM_IS_SYM(cols) || rows == cols;
 }
 
 /* The k-th diagonal of matrix x (0: the main one, > 0 above it). */
@@ -25,9 +32,9 @@ Ref lower_diagonal_of(Lower *L, Span at, Span span, Ref x, int64_t k)
     Program *p = P(L);
     const Shape *s = &V(p, x)->shape;
     Dim len;
-    if (!diagonal_length(s->d[0], s->d[1], k, &len)) {
+    if (!diagonal_length(p, s->d[0], s->d[1], k, &len)) {
         diag_error(p->diag, at, "the diagonal of %s: its length, the smaller of two sizes, is known only for a "
-                   "square matrix's main diagonal or numbers; not supported yet", shape_str(p, s, V(p, x)->dtype,
+                   "square matrix or where one size is a number; not supported yet", shape_str(p, s, V(p, x)->dtype,
                                                                                            false));
         return 0;
     }

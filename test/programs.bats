@@ -501,6 +501,8 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 
 @test "diagonal, diag and trace: offsets, vectors on a diagonal, sum's dtype" {
     check_program "$BATS_TEST_DIRNAME/programs/diagonals.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/diagonals.npx" --random 3 --dim N=1 --dim M=2
+    check_program "$BATS_TEST_DIRNAME/programs/diagonals.npx" --random 4 --dim N=2 --dim M=0
 }
 
 @test "clip with one bound or none, identity, sinc, trapezoid, select, average, polyval, inner and vdot match NumPy" {
