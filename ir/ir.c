@@ -467,10 +467,24 @@ Dim ir_quotient_dim(Program *p, int stmt, Dim total, Dim known, Span span, const
     return DIM_SYM(i);
 }
 
+/* Is base[start:stop:step] empty whatever base is: bounds on the same side
+ * (both from the start or both from the end) in the wrong order (B[:0],
+ * B[3:1], B[-1:-3])? */
+static bool slice_always_empty(int64_t start, int64_t stop, int64_t step)
+{
+    if (step > 0 && start == NPX_NO_BOUND)
+        start = 0;
+    if (start == NPX_NO_BOUND || stop == NPX_NO_BOUND || (start < 0) != (stop < 0))
+        return false;
+    return step > 0 ? start >= stop : start <= stop;
+}
+
 Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step)
 {
     if (!DIM_IS_SYM(base))
         return npx_slice_len(base, start, stop, step);
+    if (slice_always_empty(start, stop, step))
+        return 0;
     if (start == NPX_NO_BOUND && stop == NPX_NO_BOUND && (step == 1 || step == -1))
         return base;
     const Sym *b = &p->syms[DIM_SYMNO(base)];
