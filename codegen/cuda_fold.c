@@ -259,10 +259,45 @@ static void parts_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *na
                     rp->arg ? "parts, parts_at, splits" : "parts, splits");
 }
 
+/* Reduction r where each result has a few elements (ir_thread_per_result):
+ * a thread folds each result's, in order. */
+static void thread_reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp)
+{
+    const Value *v = V(e->p, r);
+    cuda_begin_kernel(e, v->cname);
+    e->indent = 1;
+    const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
+    const char *flat = flat_element(e, r, rp, false);
+    const char *elem = cx_value(e, v->args[0], flat ? NULL : rp->iv, rp->code.acc);
+    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
+    emit_open(e, "for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < %s; "
+                 "o += (int64_t)gridDim.x * blockDim.x)", outputs);
+    decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store));
+    emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
+    if (rp->arg)
+        emit_line(e, "int64_t best = -1;");
+    emit_open(e, "for (int64_t j = 0; j < %s; j++)", cx_dims(e, rp->reduced.d, rp->reduced.ndim));
+    if (flat && names(elem, "i"))
+        emit_line(e, "const int64_t i = %s;", flat);
+    else if (!flat)
+        decompose(e, "j", &rp->reduced, rp->red_iv, elem);
+    emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), elem);
+    emit_line(e, "%s", fold(e, r, rp, NULL));
+    emit_close(e, NULL);
+    emit_line(e, "%s = %s;", store, reduce_result(e, r, rp, "acc"));
+    emit_close(e, NULL);
+    cuda_end_kernel(e, cuda_kernel_name(e, v->cname), ": a thread per result, its few elements in order", outputs,
+                    NULL, NULL);
+}
+
 void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
 {
     if (e->in_rows) {
         row_reduce(e, r, rp);
+        return;
+    }
+    if (ir_thread_per_result(e->p, r)) {
+        thread_reduce_kernel(e, r, rp);
         return;
     }
     Arena *ar = e->p->arena;

@@ -111,6 +111,8 @@ static const char *loop_order(Program *p, Ref r)
                                 NPX_TILE, NPX_TILE);
         if (v->kind != IR_REDUCE || p->stmts[v->stmt].group)
             return "";
+        if (ir_thread_per_result(p, r))
+            return ", a thread per result: each has a few elements, which it folds in order";
         return arena_printf(p->arena, "%s; when the results are too few to fill the GPU, blocks share each one's "
                             "elements and a second kernel combines their parts",
                             ir_warp_across_results(p, r) ? ", a warp across 32 results, a thread down each"

@@ -321,6 +321,22 @@ bool ir_warp_across_results(Program *p, Ref r)
     return last_kept >= 0 && !(loops & READS_UNKNOWN) && loops >> last_kept & 1 && !(loops & v->axes);
 }
 
+bool ir_thread_per_result(Program *p, Ref r)
+{
+    const Value *v = V(p, r);
+    if (v->kind != IR_REDUCE || p->stmts[v->stmt].group || ir_warp_across_results(p, r))
+        return false;
+    const Shape *s = &V(p, v->args[0])->shape;
+    int64_t count = 1;
+    for (int k = 0; k < s->ndim; k++)
+        if (v->axes >> k & 1) {
+            if (DIM_IS_SYM(s->d[k]))
+                return false;
+            count *= s->d[k];
+        }
+    return count <= NPX_THREAD_FOLD;
+}
+
 int ir_tiled_axis(Program *p, Ref r)
 {
     const Value *v = V(p, r);

@@ -420,6 +420,12 @@ bool ir_row_blocks(Program *p, Ref r);
  * reads arrays' rows and reduces none (M.sum(axis=0), t.sum(axis=1), A.T's
  * row sums): the warp's 32 reads of each step then lie side by side. */
 bool ir_warp_across_results(Program *p, Ref r);
+/* For reduction r outside a row group on the CUDA target, not a warp's
+ * across results: does a thread fold each result alone? When each result
+ * has at most NPX_THREAD_FOLD elements, a number (a 3-vector's norm): a
+ * block would leave all but that many of its threads idle. */
+#define NPX_THREAD_FOLD 32
+bool ir_thread_per_result(Program *p, Ref r);
 /* For cumsum (cumprod) v on the CUDA target: does a block scan each lane
  * (or its share of one), rather than a thread each? Along the last axis,
  * where a lane's elements lie side by side; down the columns, a thread's

@@ -244,6 +244,20 @@ program() {
     [ "$(grep -c 'a warp across 32 results' <<<"$NPX_OUTPUT")" -eq 2 ]      # c and a, not r
 }
 
+@test "on the GPU results of a few elements each (a 3-vector's norm, an argmax of 32) are a thread each, not a block of mostly idle threads" {
+    program $'input v: f32[N, 3]\ninput M: f32[R, 32]\ninput W: f32[R, 33]\noutput n, a, w\nn = np.sqrt((v * v).sum(axis=-1))\na = np.argmax(M, axis=1)\nw = W.sum(axis=1)'
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    local cu=$BATS_TEST_TMPDIR/p.cu
+    grep -qF 'for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < N; o += (int64_t)gridDim.x * blockDim.x) {' "$cu"
+    grep -qF 'for (int64_t j = 0; j < 3; j++) {' "$cu"
+    grep -qF 'for (int64_t j = 0; j < 32; j++) {' "$cu"
+    grep -qF 'NPX_LAUNCH(k_sum_1, npx_dev_blocks(N), NPX_THREADS, 0, npx_dev_stream(), v, sum, N);' "$cu"
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    [ "$(grep -c 'a thread per result: each has a few elements' <<<"$NPX_OUTPUT")" -eq 2 ]     # n and a
+    grep -qF 'kernel: sum -> w f32[R], a block per result;' <<<"$NPX_OUTPUT"                    # 33 elements
+    check_program "$BATS_TEST_TMPDIR/p.npx" --random 3 --dim N=1000 --dim R=40      # C, CUDA emulated, NumPy
+}
+
 @test "on the GPU a running sum along rows is scanned by blocks, split among them when the lanes are few; down columns, a thread a lane" {
     program $'input x: f32[N]\ninput M: f32[R, C]\noutput c, d, e\nc = np.cumsum(x)\nd = np.cumsum(M, axis=0)\ne = np.cumsum(M, axis=1)'
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
