@@ -144,6 +144,26 @@ static const char *flat_element(Emitter *e, Ref r, const ReducePlan *rp, bool wa
     return rp->kept.ndim ? arena_printf(e->p->arena, "o * %s + j", cx_dims(e, rp->reduced.d, rp->reduced.ndim)) : "j";
 }
 
+/* A result's accumulator (and, for argmax/argmin, its best position). */
+static void start_result(Emitter *e, const ReducePlan *rp)
+{
+    emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
+    if (rp->arg)
+        emit_line(e, "int64_t best = -1;");
+}
+
+/* The body of a loop over a result's elements j: element elem, read at flat
+ * index `flat` or at j's indices, folded into the accumulator. */
+static void fold_element(Emitter *e, Ref r, const ReducePlan *rp, const char *flat, const char *elem)
+{
+    if (flat && names(elem, "i"))
+        emit_line(e, "const int64_t i = %s;", flat);
+    else if (!flat)
+        decompose(e, "j", &rp->reduced, rp->red_iv, elem);
+    emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), elem);
+    emit_line(e, "%s", fold(e, r, rp, NULL));
+}
+
 /* n tasks for each split of a result */
 static const char *times_splits(Emitter *e, const char *n)
 {
@@ -184,19 +204,12 @@ static void reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *n
     declare_accumulators(e, rp);
     open_tasks(e, tasks, count, warp, true);
     decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store));
-    emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
-    if (rp->arg)
-        emit_line(e, "int64_t best = -1;");
+    start_result(e, rp);
     if (warp)
         emit_open(e, "if (o < %s)", outputs);
     const char *lanes = warp ? " / 32" : "";
     emit_open(e, "for (int64_t j = j_from + threadIdx.x%s; j < j_to; j += blockDim.x%s)", lanes, lanes);
-    if (flat && names(elem, "i"))
-        emit_line(e, "const int64_t i = %s;", flat);
-    else if (!flat)
-        decompose(e, "j", &rp->reduced, rp->red_iv, elem);
-    emit_line(e, "const %s elem = %s;", acc_t, elem);
-    emit_line(e, "%s", fold(e, r, rp, NULL));
+    fold_element(e, r, rp, flat, elem);
     emit_close(e, NULL);
     if (warp)
         emit_close(e, NULL);
@@ -238,9 +251,7 @@ static void parts_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *na
     declare_accumulators(e, rp);
     emit_open(e, "for (int64_t o = blockIdx.x; o < %s; o += gridDim.x)", outputs);
     decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", store, result));
-    emit_line(e, "%s acc = %s;", acc_t, rp->code.init);
-    if (rp->arg)
-        emit_line(e, "int64_t best = -1;");
+    start_result(e, rp);
     emit_open(e, "for (int64_t j = threadIdx.x; j < splits; j += blockDim.x)");
     emit_line(e, "const %s elem = parts[o * splits + j];", acc_t);
     if (rp->arg)
@@ -273,16 +284,9 @@ static void thread_reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp)
     emit_open(e, "for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < %s; "
                  "o += (int64_t)gridDim.x * blockDim.x)", outputs);
     decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store));
-    emit_line(e, "%s acc = %s;", dtype_ctype(rp->code.acc), rp->code.init);
-    if (rp->arg)
-        emit_line(e, "int64_t best = -1;");
+    start_result(e, rp);
     emit_open(e, "for (int64_t j = 0; j < %s; j++)", cx_dims(e, rp->reduced.d, rp->reduced.ndim));
-    if (flat && names(elem, "i"))
-        emit_line(e, "const int64_t i = %s;", flat);
-    else if (!flat)
-        decompose(e, "j", &rp->reduced, rp->red_iv, elem);
-    emit_line(e, "const %s elem = %s;", dtype_ctype(rp->code.acc), elem);
-    emit_line(e, "%s", fold(e, r, rp, NULL));
+    fold_element(e, r, rp, flat, elem);
     emit_close(e, NULL);
     emit_line(e, "%s = %s;", store, reduce_result(e, r, rp, "acc"));
     emit_close(e, NULL);

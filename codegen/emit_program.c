@@ -211,6 +211,18 @@ static const char *bound_flag(Emitter *e, const Value *c)
     return c->shape.ndim == 0 && e->t->scalar_locals ? arena_printf(e->p->arena, "%s_set", c->cname) : c->cname;
 }
 
+/* Whether late value c is a C scalar with a flag of its own (bound_flag). */
+static bool has_bound_flag(Emitter *e, const Value *c)
+{
+    return c->shape.ndim == 0 && e->t->scalar_locals && c->maybe_unbound;
+}
+
+/* c's flag, set from value v: v's flag, or true where v always has a value. */
+static void emit_flag_from(Emitter *e, const char *declare, const Value *c, const Value *v)
+{
+    emit_line(e, "%s%s = %s;", declare, bound_flag(e, c), v->maybe_unbound ? bound_flag(e, v) : "true");
+}
+
 /* for name in range(...): the counter is the C loop variable. Names bound
  * only inside the loop are declared before it, and the buffers its
  * iterations share are allocated there. */
@@ -227,8 +239,8 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
             continue;
         if (c->shape.ndim == 0 && e->t->scalar_locals) {
             emit_line(e, "%s %s = 0; /* %s, bound in the loop */", dtype_ctype(c->dtype), c->cname, lp->name[k]);
-            if (c->maybe_unbound)
-                emit_line(e, "bool %s_set = false;", c->cname);
+            if (has_bound_flag(e, c))
+                emit_line(e, "bool %s = false;", bound_flag(e, c));
         } else {
             emit_line(e, "%s *%s = NULL; /* %s, bound in the loop (NULL: not yet) */", dtype_ctype(c->dtype),
                       c->cname, lp->name[k]);
@@ -275,8 +287,8 @@ static void emit_loop_close(Emitter *e, const IrStmt *st)
         if (frees)                          /* a late value is NULL until the first iteration: both frees take NULL */
             e->t->free(e, c);
         emit_line(e, "%s = %s;", c->cname, next->cname);
-        if (c->shape.ndim == 0 && e->t->scalar_locals && c->maybe_unbound)
-            emit_line(e, "%s = %s;", bound_flag(e, c), next->maybe_unbound ? bound_flag(e, next) : "true");
+        if (has_bound_flag(e, c))
+            emit_flag_from(e, "", c, next);
     }
     emit_close(e, arena_printf(p->arena, "for %s", st->name));
     emit_trace_and_frees(e, st);
@@ -403,9 +415,8 @@ static void emit_statement_checks(Emitter *e, const IrStmt *st)
  * flag goes with it (checked where the loop reads it). */
 static void emit_carried_flag(Emitter *e, const Value *c)
 {
-    const Value *from = V(e->p, c->args[0]);
-    if (c->shape.ndim == 0 && e->t->scalar_locals && c->maybe_unbound)
-        emit_line(e, "bool %s = %s;", bound_flag(e, c), from->maybe_unbound ? bound_flag(e, from) : "true");
+    if (has_bound_flag(e, c))
+        emit_flag_from(e, "bool ", c, V(e->p, c->args[0]));
 }
 
 static void emit_statement(Emitter *e, int s)

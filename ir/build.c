@@ -585,6 +585,18 @@ Ref build_cumulative(Program *p, Span span, Reduction red, Ref a, int axis, npx_
     return r;
 }
 
+/* How many elements np.take picks before and at the taken axis (the first
+ * `upto` sizes of its result s): an empty axis is an error only when this is
+ * not 0, NumPy's "non-empty take"; the positions' count where npxc cannot
+ * check that product. */
+static Dim take_needs(Program *p, const Shape *s, int upto, Dim count)
+{
+    Dim product;
+    if (ir_product_dim(p, s->d, upto, &product) && !ir_dim_from_data(p, product))
+        return product;
+    return count;
+}
+
 /* a's elements at integer positions: n index arrays for axes axis,
  * axis + 1, ..., broadcast together; their shape takes the place of those
  * axes. Positions into an empty axis are an error: for indexing whenever
@@ -627,9 +639,7 @@ static Ref take(Program *p, Span at, Span span, Ref a, const Ref *positions, int
     memcpy(s.d, va->shape.d, sizeof(Dim) * axis);
     memcpy(s.d + axis, where.d, sizeof(Dim) * where.ndim);
     memcpy(s.d + axis + where.ndim, va->shape.d + axis + n, sizeof(Dim) * (va->shape.ndim - axis - n));
-    Dim needs = count;           /* an empty axis is an error when this is not 0 (np.take: times the axes before) */
-    if (np_take && !(ir_product_dim(p, s.d, axis + where.ndim, &needs) && !ir_dim_from_data(p, needs)))
-        needs = count;
+    Dim needs = np_take ? take_needs(p, &s, axis + where.ndim, count) : count;
     for (int i = 0; i < n; i++) {                /* no position fits an empty axis */
         Dim size = va->shape.d[axis + i];
         if (ir_dim_from_data(p, size)) {

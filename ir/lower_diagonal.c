@@ -17,13 +17,17 @@ static bool diagonal_length(Program *p, Dim n, Dim m, int64_t k, Dim *len)
     }
     Dim rows = k < 0 ? ir_slice_dim(p, n, -k, NPX_NO_BOUND, 1) : n;
     Dim cols = k > 0 ? ir_slice_dim(p, m, k, NPX_NO_BOUND, 1) : m;
-    if (DIM_IS_SYM(rows) && DIM_IS_SYM(cols))
+    if (DIM_IS_SYM(rows) && DIM_IS_SYM(cols)) {
         *len = rows;
-    else if (DIM_IS_SYM(rows) || DIM_IS_SYM(cols))
-        *len = DIM_IS_SYM(rows) ? ir_slice_dim(p, rows, NPX_NO_BOUND, cols, 1) : ir_slice_dim(p, cols, NPX_NO_BOUND, rows, 1);
+        return rows == cols;
+    }
+    if (DIM_IS_SYM(rows))
+        *len = ir_slice_dim(p, rows, NPX_NO_BOUND, cols, 1);
+    else if (DIM_IS_SYM(cols))
+        *len = ir_slice_dim(p, cols, NPX_NO_BOUND, rows, 1);
     else
         *len = rows < cols ? rows : cols;
-    return !DIM_IS_SYM(rows) || !DIM_IS_SYM(cols) || rows == cols;
+    return true;
 }
 
 /* The k-th diagonal of matrix x (0: the main one, > 0 above it). */

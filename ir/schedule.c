@@ -208,8 +208,16 @@ static const Loop *carrying_loop(const Program *p, Ref x, int s)
     return NULL;
 }
 
+/* Is v, once computed, in a buffer: an array, or in CUDA a number too (on
+ * the device); a C program keeps a number in a local. */
+static bool has_buffer(const Program *p, const Value *v)
+{
+    return v->shape.ndim > 0 || p->cuda;
+}
+
 /* May the value that statement s computes from x take x's buffer over?
- * When x is its last reader (not an output, nor a buffer taken already), or
+ * When x is its last reader (not an output, nor a buffer taken already:
+ * it is marked moved), or
  * x is a loop's carried name that the rest of the iteration does not read
  * (the next iteration reads the new value; the loop's end then frees
  * nothing, ir_buffer_taken). */
@@ -290,7 +298,7 @@ static void hoist_buffers(Program *p, const bool *moved)
  * that runs zero times never does (NumPy reads nothing). */
 static bool carries_unbound(const Program *p, const Value *c)
 {
-    return p->stmts[c->stmt].kind == ST_CARRY && (c->adopts || (c->shape.ndim == 0 && !p->cuda));
+    return p->stmts[c->stmt].kind == ST_CARRY && (c->adopts || !has_buffer(p, c));
 }
 
 /* Can late value c have no value after its loop: may the loop run zero
@@ -363,7 +371,7 @@ void ir_schedule(Program *p)
     name_values(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
-        v->owned = v->materialize && v->kind != IR_INPUT && (v->shape.ndim > 0 || p->cuda);
+        v->owned = v->materialize && v->kind != IR_INPUT && has_buffer(p, v);
     }
     adopt_entries(p, moved, read);
     adopt_updates(p, moved, read);
