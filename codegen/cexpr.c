@@ -462,6 +462,8 @@ const char *cx_block_offset(Emitter *e, Ref r)
 static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
 {
     const Value *v = V(e->p, r);
+    if (r == e->finishing)
+        return e->finished;
     if (v->kind == IR_LITERAL)
         return cx_literal(e, v->fval, v->ival, dtype_is_float(v->dtype), v->dtype);
     if (v->materialize && !define && (!e->on_host || v->kind == IR_INPUT))

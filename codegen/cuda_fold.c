@@ -144,6 +144,10 @@ static const char *flat_element(Emitter *e, Ref r, const ReducePlan *rp, bool wa
     return rp->kept.ndim ? arena_printf(e->p->arena, "o * %s + j", cx_dims(e, rp->reduced.d, rp->reduced.ndim)) : "j";
 }
 
+/* What reduction r's kernels store, which names them: r, or the reader it
+ * computes (Value.finish), their one output. */
+static const char *stored_name(Emitter *e, Ref r) { return V(e->p, ir_stored_value(e->p, r))->cname; }
+
 /* A result's accumulator (and, for argmax/argmin, its best position). */
 static void start_result(Emitter *e, const ReducePlan *rp)
 {
@@ -194,13 +198,13 @@ static void reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *n
 {
     const Value *v = V(e->p, r);
     const char *acc_t = dtype_ctype(rp->code.acc);
-    cuda_begin_kernel(e, v->cname);
+    cuda_begin_kernel(e, stored_name(e, r));
     e->indent = 1;
     const char *count = cx_dims(e, rp->reduced.d, rp->reduced.ndim);
     const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
     const char *flat = flat_element(e, r, rp, warp);
     const char *elem = cx_value(e, v->args[0], flat ? NULL : rp->iv, rp->code.acc);
-    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
+    const char *store = reduce_store(e, r, &rp->kept, rp->kept_iv, reduce_result(e, r, rp, "acc"));
     declare_accumulators(e, rp);
     open_tasks(e, tasks, count, warp, true);
     decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store));
@@ -216,7 +220,7 @@ static void reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *n
     combine_block(e, r, rp, !warp);
     emit_open(e, warp ? "if (threadIdx.x < 32 && o < %s)" : "if (threadIdx.x == 0)%.0s", outputs);
     emit_line(e, "if (splits == 1)");
-    emit_line(e, "    %s = %s;", store, reduce_result(e, r, rp, "acc"));
+    emit_line(e, "    %s;", store);
     if (rp->arg) {
         emit_open(e, "else");
         emit_line(e, "parts[o * splits + task %% splits] = acc;");
@@ -240,17 +244,16 @@ static void parts_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *na
 {
     const Value *v = V(e->p, r);
     const char *acc_t = dtype_ctype(rp->code.acc);
-    cuda_begin_kernel(e, v->cname);
+    cuda_begin_kernel(e, stored_name(e, r));
     e->indent = 1;
     ReducePlan plan = *rp;
     if (v->red == RED_mean)
         plan.count = cx_dims(e, rp->reduced.d, rp->reduced.ndim); /* its sizes, read in the kernel */
     const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
-    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
-    const char *result = reduce_result(e, r, &plan, "acc");
+    const char *store = reduce_store(e, r, &rp->kept, rp->kept_iv, reduce_result(e, r, &plan, "acc"));
     declare_accumulators(e, rp);
     emit_open(e, "for (int64_t o = blockIdx.x; o < %s; o += gridDim.x)", outputs);
-    decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", store, result));
+    decompose(e, "o", &rp->kept, rp->kept_iv, store);
     start_result(e, rp);
     emit_open(e, "for (int64_t j = threadIdx.x; j < splits; j += blockDim.x)");
     emit_line(e, "const %s elem = parts[o * splits + j];", acc_t);
@@ -260,7 +263,7 @@ static void parts_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *na
     emit_close(e, NULL);
     combine_block(e, r, rp, true);
     emit_line(e, "if (threadIdx.x == 0)");
-    emit_line(e, "    %s = %s;", store, result);
+    emit_line(e, "    %s;", store);
     emit_line(e, "__syncthreads();");
     emit_close(e, NULL);
     cuda_end_kernel(e, name, ": the tasks' parts of each result, combined",
@@ -275,12 +278,12 @@ static void parts_kernel(Emitter *e, Ref r, const ReducePlan *rp, const char *na
 static void thread_reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp)
 {
     const Value *v = V(e->p, r);
-    cuda_begin_kernel(e, v->cname);
+    cuda_begin_kernel(e, stored_name(e, r));
     e->indent = 1;
     const char *outputs = cx_dims(e, rp->kept.d, rp->kept.ndim);
     const char *flat = flat_element(e, r, rp, false);
     const char *elem = cx_value(e, v->args[0], flat ? NULL : rp->iv, rp->code.acc);
-    const char *store = cx_load(e, r, cx_flat(e, &rp->kept, rp->kept_iv));
+    const char *store = reduce_store(e, r, &rp->kept, rp->kept_iv, reduce_result(e, r, rp, "acc"));
     emit_open(e, "for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < %s; "
                  "o += (int64_t)gridDim.x * blockDim.x)", outputs);
     decompose(e, "o", &rp->kept, rp->kept_iv, arena_printf(e->p->arena, "%s %s", elem, store));
@@ -288,9 +291,9 @@ static void thread_reduce_kernel(Emitter *e, Ref r, const ReducePlan *rp)
     emit_open(e, "for (int64_t j = 0; j < %s; j++)", cx_dims(e, rp->reduced.d, rp->reduced.ndim));
     fold_element(e, r, rp, flat, elem);
     emit_close(e, NULL);
-    emit_line(e, "%s = %s;", store, reduce_result(e, r, rp, "acc"));
+    emit_line(e, "%s;", store);
     emit_close(e, NULL);
-    cuda_end_kernel(e, cuda_kernel_name(e, v->cname), ": a thread per result, its few elements in order", outputs,
+    cuda_end_kernel(e, cuda_kernel_name(e, stored_name(e, r)), ": a thread per result, its few elements in order", outputs,
                     NULL, NULL);
 }
 
@@ -317,7 +320,7 @@ void cuda_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     if (rp->arg)
         emit_line(e, "int64_t *parts_at = splits > 1 ? (int64_t *)npx_dev_alloc(npx_bytes(%s, sizeof(int64_t), "
                      "\"parts\"), false) : NULL;", nparts);
-    const char *name = cuda_kernel_name(e, V(e->p, r)->cname);
+    const char *name = cuda_kernel_name(e, stored_name(e, r));
     reduce_kernel(e, r, rp, name, warp, tasks);
     emit_open(e, "if (splits > 1)");
     parts_kernel(e, r, rp, arena_printf(ar, "%s_parts", name));

@@ -23,6 +23,9 @@ typedef struct {
     const IrStmt *stmt;          /* the statement being emitted */
     bool before_loop;            /* declaring the buffers a loop's iterations share (Value.hoist):
                                     allocated here, only zeroed (when asked) at their statements */
+    Ref finishing;               /* a reduction whose result, final, is the expression `finished`
+                                    where its reader (Value.finish) reads it (reduce_store) */
+    const char *finished;
     /* The free variables of the code emitted since emit_uses_reset: the values
      * and size symbols it reads (a CUDA kernel's parameters). */
     Ref used_vals[64];

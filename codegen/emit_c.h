@@ -96,6 +96,10 @@ void reduce_plan(Emitter *e, Ref r, ReducePlan *rp);
  * when elem may come before best (combining partial results), else NULL. */
 const char *arg_better(Emitter *e, Reduction red, npx_dtype t, const char *elem, const char *elem_at);
 const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp, const char *acc);
+/* The statement (without its ;) that stores reduction r's final result at
+ * index idx of its kept axes (their shape: kept): into r's buffer, or what
+ * its reader (Value.finish) computes from it, into the reader's. */
+const char *reduce_store(Emitter *e, Ref r, const Shape *kept, Idx idx, const char *result);
 void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp);
 
 #endif

@@ -271,6 +271,18 @@ const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp, const char *a
     return cx_convert(e, acc, rp->code.acc, v->dtype);
 }
 
+const char *reduce_store(Emitter *e, Ref r, const Shape *kept, Idx idx, const char *result)
+{
+    Ref reader = V(e->p, r)->finish;
+    if (!reader)
+        return arena_printf(A(e), "%s = %s", cx_element(e, r, kept, idx), result);
+    e->finishing = r;
+    e->finished = result;
+    const char *value = cx_define(e, reader, idx);
+    e->finishing = 0;
+    return arena_printf(A(e), "%s = %s", cx_element(e, reader, kept, idx), value);
+}
+
 /* argmax, argmin where loops vectorize max and min: the reduced elements a
  * chunk at a time, each chunk in two loops that vectorize. The first finds
  * the chunk's largest (smallest) value and whether it holds a NaN; only when
@@ -359,7 +371,7 @@ static bool emit_arg_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     if (known < 0)
         emit_close(e, NULL);
     close_loops(e, outer, NULL);
-    emit_line(e, "%s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
+    emit_line(e, "%s;", reduce_store(e, r, &rp->kept, rp->kept_iv, reduce_result(e, r, rp, "acc")));
     close_value_nest(e);
     return true;
 }
@@ -468,7 +480,7 @@ void emit_reduce_loops(Emitter *e, Ref r, const ReducePlan *rp)
     if (nan_flag)
         emit_line(e, "nan_seen |= elem != elem;");
     close_loops(e, n + (tile >= 0 ? 2 : 0), par);
-    emit_line(e, "%s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), result);
+    emit_line(e, "%s;", reduce_store(e, r, &rp->kept, rp->kept_iv, result));
     close_value_nest(e);
 }
 
@@ -720,7 +732,11 @@ void emit_value_storage(Emitter *e, Ref r, const IrStmt *st)
         return;
     }
     switch (v->kind) {
-    case IR_REDUCE: emit_reduce_check(e, r, st); break;
+    case IR_REDUCE:
+        emit_reduce_check(e, r, st);
+        if (v->finish)
+            return;              /* no buffer: its reader's loop is its own */
+        break;
     case IR_MATMUL:
     case IR_ARANGE:
     case IR_BINCOUNT:
@@ -739,7 +755,10 @@ void emit_value_loops(Emitter *e, Ref r, const IrStmt *st)
     if (V(e->p, r)->adopts && V(e->p, r)->kind != IR_UPDATE)
         return;                  /* a loop's carried name: its value before the loop, no copy */
     switch (V(e->p, r)->kind) {
-    case IR_REDUCE: emit_reduce(e, r); break;
+    case IR_REDUCE:
+        if (!V(e->p, r)->finish)
+            emit_reduce(e, r);
+        break;
     case IR_MATMUL: (e->t->matmul ? e->t->matmul : emit_matmul_loops)(e, r); break;
     case IR_ARANGE: emit_arange(e, r); break;
     case IR_CUMSUM: emit_cumsum(e, r); break;
@@ -750,7 +769,11 @@ void emit_value_loops(Emitter *e, Ref r, const IrStmt *st)
     case IR_INPUT:
         fprintf(stderr, "npxc: internal error: inputs are not computed\n");
         break;
-    default: emit_elementwise(e, r); break;
+    default:
+        if (V(e->p, r)->finishes)
+            emit_reduce(e, V(e->p, r)->finishes);   /* which computes r from each result */
+        else
+            emit_elementwise(e, r);
     }
 }
 

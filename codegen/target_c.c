@@ -610,7 +610,7 @@ static void c_reduce(Emitter *e, Ref r, const ReducePlan *rp)
         emit_line(e, "const %s elem = accs[part * %s + j];", acc_t, cols);
         emit_line(e, "%s", rp->code.step);
         emit_close(e, NULL);
-        emit_line(e, "%s = %s;", cx_load(e, r, cx_flat(e, &v->shape, out_idx)), reduce_result(e, r, rp, "acc"));
+        emit_line(e, "%s;", reduce_store(e, r, &v->shape, out_idx, reduce_result(e, r, rp, "acc")));
         emit_close(e, NULL);
     }
     emit_line(e, "npx_free(accs);");

@@ -83,7 +83,9 @@ static void dump_value(FILE *out, Program *p, Ref r)
     for (int i = 0; i < v->nargs; i++)
         fprintf(out, "%s%%%d", i ? ", " : " ", v->args[i]);
     fprintf(out, " : %s", shape_str(p, &v->shape, v->dtype, v->weak));
-    if (v->row_local)
+    if (v->finish)
+        fprintf(out, "  (not stored: its loop computes %%%d from each result)", v->finish);
+    else if (v->row_local)
         fprintf(out, "  -> %s (a row at a time: %s)", v->cname, v->row_cname);
     else if (v->cname)
         fprintf(out, "  -> %s", v->cname);

@@ -18,6 +18,15 @@ static void list_fused(FILE *out, Program *p, Ref r, int *count, bool *seen)
     }
 }
 
+/* What a reduction's loop computes from each result as it stores it. */
+static void explain_finish(FILE *out, Program *p, Ref reader)
+{
+    int count = 1;
+    fprintf(out, ", then from each result: %s", ir_op_name(V(p, reader)));
+    list_fused(out, p, reader, &count, arena_alloc(p->arena, (size_t)p->nvals));
+    fprintf(out, " (the results themselves are not stored)");
+}
+
 /* CUDA: where the host waits for the device. */
 static void explain_syncs(FILE *out, Program *p, int s)
 {
@@ -177,20 +186,24 @@ void ir_explain(FILE *out, Program *p)
                 shape_str(p, &sv->shape, sv->dtype, sv->weak));
         for (Ref r = 1; r < p->nvals; r++) {
             const Value *v = V(p, r);
-            if (v->stmt != s || !v->materialize || v->kind == IR_INPUT || !ir_op_name(v))
+            if (v->stmt != s || !v->materialize || v->kind == IR_INPUT || !ir_op_name(v) || v->finishes)
                 continue;
             int count = 0;
             IrGemmOperand g[2];
             bool gemm = ir_gemm(p, r, g);
+            Ref into = ir_stored_value(p, r);
+            const Value *w = V(p, into);
             fprintf(out, "    %s: %s -> %s %s%s", gemm ? "call" : p->cuda ? "kernel" : "loop", ir_op_name(v),
-                    v->cname, shape_str(p, &v->shape, v->dtype, false), r == st->value ? "" : " (temporary)");
+                    w->cname, shape_str(p, &w->shape, w->dtype, false), into == st->value ? "" : " (temporary)");
             if (gemm) {
                 fprintf(out, ": ");
                 explain_gemm(out, p, r, g);
             } else
                 list_fused(out, p, r, &count, arena_alloc(p->arena, (size_t)p->nvals));
-            fprintf(out, "%s%s%s\n", count ? ")" : "", v->row_local ? " (one row at a time)" : "",
-                    loop_order(p, r));
+            fprintf(out, "%s%s%s", count ? ")" : "", v->row_local ? " (one row at a time)" : "", loop_order(p, r));
+            if (v->finish)
+                explain_finish(out, p, v->finish);
+            fprintf(out, "\n");
             if (v->kind == IR_UPDATE)
                 explain_update(out, p, v, st->name);
         }

@@ -180,6 +180,10 @@ typedef struct {
                                     copying it: an ST_CARRY value, an UPDATE (changes it in place) */
     bool maybe_unbound;          /* schedule: a late value that something reads and that has none when
                                     its loop ran zero times: whether it has one yet is kept beside it */
+    Ref finish;                  /* schedule: REDUCE: its one reader, elementwise, which the reduction's
+                                    loop computes from each result as it is final and stores instead
+                                    (np.sqrt(s.sum(axis=1))): the reduction has no buffer (finish.c) */
+    Ref finishes;                /* schedule: that reader: the reduction whose loop computes it */
 } Value;
 
 typedef enum {
@@ -365,6 +369,8 @@ static inline Dim ir_data_dim(const Value *v) { return v->shape.d[v->kind == IR_
  * numbered suffix frees (npx_..., _Bool) */
 bool ir_c_reserved(const char *s);
 bool ir_c_reserved_prefix(const char *s);
+/* the value r's loop stores: r, or the reader a reduction computes (Value.finish) */
+static inline Ref ir_stored_value(const Program *p, Ref r) { return p->vals[r].finish ? p->vals[r].finish : r; }
 static inline bool group_holds(const RowGroup *g, const Value *v)   /* v is computed inside row group g */
 {
     return v->stmt >= g->first && v->stmt <= g->last;
@@ -509,6 +515,7 @@ bool ir_verify(Program *p, const char *after);
 void ir_fuse(Program *p);
 void ir_schedule(Program *p);
 void schedule_rows(Program *p);   /* rows.c: ir_schedule's row groups */
+void schedule_finishes(Program *p);   /* finish.c: reductions that compute their reader */
 void ir_dump(FILE *out, Program *p, const char *title);
 void ir_print_shapes(FILE *out, Program *p);
 void ir_explain(FILE *out, Program *p);

@@ -368,10 +368,11 @@ void ir_schedule(Program *p)
         read[r] = p->vals[r].last_stmt;
     live_through_loops(p, moved);
     schedule_rows(p);
+    schedule_finishes(p);
     name_values(p);
     for (Ref r = 1; r < p->nvals; r++) {
         Value *v = &p->vals[r];
-        v->owned = v->materialize && v->kind != IR_INPUT && has_buffer(p, v);
+        v->owned = v->materialize && v->kind != IR_INPUT && !v->finish && has_buffer(p, v);
     }
     adopt_entries(p, moved, read);
     adopt_updates(p, moved, read);

@@ -244,6 +244,26 @@ program() {
     [ "$(grep -c 'a warp across 32 results' <<<"$NPX_OUTPUT")" -eq 2 ]      # c and a, not r
 }
 
+@test "a reduction computes its one elementwise reader as each result is final: its results are never stored; -O0 stores them" {
+    program $'input x: f32[N, M]\ninput b: f32[N]\noutput n, s2, k\nn = np.sqrt((x * x).sum(axis=1)) - b\ns2 = x.sum(axis=1) * x.max(axis=1)\nt = x.sum(axis=1)\nk = t + np.exp(t)'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    local c=$BATS_TEST_TMPDIR/p.c cu=$BATS_TEST_TMPDIR/p.cu
+    grep -qF 'n[i0] = sqrtf((float)acc) - b[i0];' "$c"
+    [ "$(grep -cF 'n[i0] = sqrtf((float)acc) - b[i0];' "$cu")" -eq 2 ]    # a block's result, or its parts'
+    grep -qF 's2[i0] = (float)acc * max[i0];' "$c"                     # one of two reductions: max is stored
+    ! grep -qF '"sum"' "$c"
+    ! grep -qF '"sum"' "$cu"
+    grep -qF 't[i0] = (float)acc;' "$c"                                 # a named value is stored
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qxF '    loop: sum -> n f32[N] (fused: multiply), then from each result: subtract, sqrt (the results themselves are not stored)' <<<"$NPX_OUTPUT"
+    grep -qxF '    loop: max -> max f32[N] (temporary)' <<<"$NPX_OUTPUT"
+    explain "$BATS_TEST_TMPDIR/p.npx" -O0
+    grep -qxF '    loop: sum -> sum f32[N] (temporary)' <<<"$NPX_OUTPUT"
+    ! grep -qF 'then from each result' <<<"$NPX_OUTPUT"
+    check_program "$BATS_TEST_TMPDIR/p.npx" --random 4 --dim N=50 --dim M=300   # C, CUDA emulated, NumPy
+}
+
 @test "on the GPU results of a few elements each (a 3-vector's norm, an argmax of 32) are a thread each, not a block of mostly idle threads" {
     program $'input v: f32[N, 3]\ninput M: f32[R, 32]\ninput W: f32[R, 33]\noutput n, a, w\nn = np.sqrt((v * v).sum(axis=-1))\na = np.argmax(M, axis=1)\nw = W.sum(axis=1)'
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
@@ -251,7 +271,7 @@ program() {
     grep -qF 'for (int64_t o = (int64_t)blockIdx.x * blockDim.x + threadIdx.x; o < N; o += (int64_t)gridDim.x * blockDim.x) {' "$cu"
     grep -qF 'for (int64_t j = 0; j < 3; j++) {' "$cu"
     grep -qF 'for (int64_t j = 0; j < 32; j++) {' "$cu"
-    grep -qF 'NPX_LAUNCH(k_sum_1, npx_dev_blocks(N), NPX_THREADS, 0, npx_dev_stream(), v, sum, N);' "$cu"
+    grep -qF 'NPX_LAUNCH(k_n_1, npx_dev_blocks(N), NPX_THREADS, 0, npx_dev_stream(), v, n, N);' "$cu"
     explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
     [ "$(grep -c 'a thread per result: each has a few elements' <<<"$NPX_OUTPUT")" -eq 2 ]     # n and a
     grep -qF 'kernel: sum -> w f32[R], a block per result;' <<<"$NPX_OUTPUT"                    # 33 elements

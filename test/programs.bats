@@ -279,6 +279,12 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/bool_arith.npx"
 }
 
+@test "a reduction that computes its elementwise reader as each result is final matches NumPy (C, CUDA)" {
+    check_program "$BATS_TEST_DIRNAME/programs/reduce_finish.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/reduce_finish.npx" --random 62 --dim N=1 --dim M=9
+    check_program "$BATS_TEST_DIRNAME/programs/reduce_finish.npx" --random 63 --dim N=300 --dim M=7
+}
+
 @test "long expressions mixing broadcasting and keepdims reductions match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/fused_chain.npx"
 }

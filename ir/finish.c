@@ -1,0 +1,47 @@
+/* finish.c: a reduction whose one reader is elementwise, with the
+ * reduction's shape, computes that reader in its own loop as each result is
+ * final, and stores it instead of the result: np.sqrt((v * v).sum(axis=-1))
+ * stores each square root where the sums were stored whole and read again
+ * in a second pass. Part of ir_schedule, after the row groups (which keep
+ * their reductions in their own loop over the rows). */
+#include "ir.h"
+
+/* Can reduction r's results stay in its loop: read by nothing else (not
+ * named, not an output), not reduced to one number (nothing to gain), not
+ * kept as an axis of one (its reader broadcasts it back: softmax), not in a
+ * row group? */
+static bool may_finish(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    return p->opt && v->kind == IR_REDUCE && v->materialize && v->uses == 1 && v->shape.ndim > 0 &&
+           !v->keepdims && !p->is_output[r] && p->stmts[v->stmt].value != r && !p->stmts[v->stmt].group;
+}
+
+/* The stored value of r's statement that reads each of r's results once,
+ * at its own element, through values computed inline, each read once and
+ * elementwise with r's shape (no broadcast); else 0. */
+static Ref element_reader(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    Ref u = r;
+    do {
+        if (p->vals[u].uses != 1)
+            return 0;
+        u = p->vals[u].user;
+        const Value *w = &p->vals[u];
+        if ((w->kind != IR_UFUNC && w->kind != IR_CAST) || w->stmt != v->stmt || !shape_equal(&w->shape, &v->shape))
+            return 0;
+    } while (!p->vals[u].materialize);
+    return u;
+}
+
+void schedule_finishes(Program *p)
+{
+    for (Ref r = 1; r < p->nvals; r++) {
+        Ref reader = may_finish(p, r) ? element_reader(p, r) : 0;
+        if (reader && !p->vals[reader].finishes) {   /* (x.sum(1) * x.max(1): the first; the other is stored) */
+            p->vals[r].finish = reader;
+            p->vals[reader].finishes = r;
+        }
+    }
+}
