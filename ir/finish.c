@@ -7,13 +7,14 @@
 #include "ir.h"
 
 /* Can reduction r's results stay in its loop: read by nothing else (not
- * named, not an output), not reduced to one number (nothing to gain), not
- * kept as an axis of one (its reader broadcasts it back: softmax), not in a
- * row group? */
+ * named, not an output), not kept as an axis of one (its reader broadcasts
+ * it back: softmax), not in a row group? Reduced to one number, only on a
+ * GPU, where its reader was a kernel launch of its own (np.sqrt(e.mean()));
+ * a C program computes that number's reader in a local. */
 static bool may_finish(const Program *p, Ref r)
 {
     const Value *v = &p->vals[r];
-    return p->opt && v->kind == IR_REDUCE && v->materialize && v->uses == 1 && v->shape.ndim > 0 &&
+    return p->opt && v->kind == IR_REDUCE && v->materialize && v->uses == 1 && (v->shape.ndim > 0 || p->cuda) &&
            !v->keepdims && !p->is_output[r] && p->stmts[v->stmt].value != r && !p->stmts[v->stmt].group;
 }
 

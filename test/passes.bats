@@ -245,7 +245,7 @@ program() {
 }
 
 @test "a reduction computes its one elementwise reader as each result is final: its results are never stored; -O0 stores them" {
-    program $'input x: f32[N, M]\ninput b: f32[N]\noutput n, s2, k\nn = np.sqrt((x * x).sum(axis=1)) - b\ns2 = x.sum(axis=1) * x.max(axis=1)\nt = x.sum(axis=1)\nk = t + np.exp(t)'
+    program $'input x: f32[N, M]\ninput b: f32[N]\noutput n, s2, k, loss\nn = np.sqrt((x * x).sum(axis=1)) - b\ns2 = x.sum(axis=1) * x.max(axis=1)\nt = x.sum(axis=1)\nk = t + np.exp(t)\nloss = np.sqrt(b.mean())'
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
     npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
     local c=$BATS_TEST_TMPDIR/p.c cu=$BATS_TEST_TMPDIR/p.cu
@@ -255,6 +255,8 @@ program() {
     ! grep -qF '"sum"' "$c"
     ! grep -qF '"sum"' "$cu"
     grep -qF 't[i0] = (float)acc;' "$c"                                 # a named value is stored
+    grep -qF 'float loss = sqrtf(mean);' "$c"                           # C: a number's reader is a local
+    [ "$(grep -cF 'loss[0] = sqrtf((float)(acc / (double)(N)));' "$cu")" -eq 2 ]   # GPU: not a launch of its own
     explain "$BATS_TEST_TMPDIR/p.npx"
     grep -qxF '    loop: sum -> n f32[N] (fused: multiply), then from each result: subtract, sqrt (the results themselves are not stored)' <<<"$NPX_OUTPUT"
     grep -qxF '    loop: max -> max f32[N] (temporary)' <<<"$NPX_OUTPUT"
