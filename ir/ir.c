@@ -298,7 +298,8 @@ int ir_swapped_axis(Program *p, Ref r)
 bool ir_row_blocks(Program *p, Ref r)
 {
     const Value *v = V(p, r);
-    if (v->kind != IR_REDUCE || v->red == RED_argmax || v->red == RED_argmin || V(p, v->args[0])->shape.ndim != 2)
+    if (v->kind != IR_REDUCE || v->red == RED_argmax || v->red == RED_argmin || V(p, v->args[0])->shape.ndim != 2 ||
+        p->stmts[v->stmt].group)
         return false;
     unsigned loops = element_inner_loops(p, v->args[0], false);
     bool across = loops & 1, along = loops >> 1 & 1;

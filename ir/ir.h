@@ -410,7 +410,8 @@ const char *ir_ufunc_at_atomic(const Value *u);
  * its elements are those of args[0] from one offset on, so a GEMM can read
  * them there instead of from a copy? */
 bool ir_contiguous_block(const Program *p, const Value *v);
-/* For reduction r on the C target: does it go 8 rows at a time, each thread
+/* For reduction r outside a row group (whose loop over the rows computes a
+ * row's result at a time) on the C target: does it go 8 rows at a time, each thread
  * folding its rows into its own row of accumulators (target_c.c's c_reduce)?
  * A matrix's reduction over its first axis (x.sum(axis=0)), unless its
  * element reads an array across its rows (X.T) and not along them; over its

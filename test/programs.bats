@@ -285,6 +285,11 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/reduce_finish.npx" --random 63 --dim N=300 --dim M=7
 }
 
+@test "row groups whose reductions read a transpose's rows (a.T.var(axis=1)) build with OpenMP and match NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/rows_transposed.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/rows_transposed.npx" --random 72 --dim N=300 --dim M=200
+}
+
 @test "long expressions mixing broadcasting and keepdims reductions match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/fused_chain.npx"
 }
