@@ -521,11 +521,66 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     }
 }
 
+/* A number that C writes as a constant, in the dtype it is stored as:
+ * f for floats, i for integers and bools. */
+typedef struct {
+    npx_dtype dtype;
+    double f;
+    int64_t i;
+} Constant;
+
+/* k converted to `to` when C can write the result as a constant: not NaN, inf
+ * or a float past the integer's range (the runtime's rule gives NumPy's
+ * result for those), nor an integer past 2**53 into a float. */
+static bool convert_constant(Constant *k, npx_dtype to)
+{
+    bool from_float = dtype_is_float(k->dtype);
+    if (to == NPX_BOOL)
+        k->i = from_float ? k->f != 0 : k->i != 0;
+    else if (dtype_is_int(to) && from_float) {
+        bool in_range = to == NPX_I32 ? k->f > -2147483649.0 && k->f < 2147483648.0
+                                      : k->f >= -9223372036854775808.0 && k->f < 9223372036854775808.0;
+        if (!in_range)
+            return false;
+        k->i = (int64_t)k->f;
+    } else if (to == NPX_I32 && (k->i < INT32_MIN || k->i > INT32_MAX))
+        return false;                    /* (int32 from int64 wraps at run time) */
+    else if (dtype_is_float(to)) {
+        if (!from_float && (k->i < -(INT64_C(1) << 53) || k->i > INT64_C(1) << 53))
+            return false;
+        k->f = from_float ? k->f : (double)k->i;
+        if (to == NPX_F32)
+            k->f = (float)k->f;
+    }
+    k->dtype = to;
+    return true;
+}
+
+/* Whether r is one number known to npxc: a literal, an array filled with one
+ * (np.zeros(n, dtype=np.int32)) or its cast, so C reads `0` and `0.0f`, not
+ * npx_f64_to_i32(0.0) and (float)0.0. */
+static bool constant_of(const Program *p, Ref r, Constant *k)
+{
+    const Value *v = &p->vals[r];
+    if (v->materialize)
+        return false;
+    if (v->kind == IR_LITERAL) {
+        *k = (Constant){ v->dtype, v->fval, v->ival };
+        return true;
+    }
+    if (v->kind == IR_BROADCAST)
+        return constant_of(p, v->args[0], k) && convert_constant(k, v->dtype);
+    if (v->kind == IR_CAST && !v->checked)
+        return constant_of(p, v->args[0], k) && convert_constant(k, v->dtype);
+    return false;
+}
+
 const char *cx_value(Emitter *e, Ref r, Idx idx, npx_dtype to)
 {
     const Value *v = V(e->p, r);
-    if (v->kind == IR_LITERAL && !v->materialize)
-        return cx_literal(e, v->fval, v->ival, dtype_is_float(v->dtype), to);
+    Constant k;
+    if (constant_of(e->p, r, &k) && convert_constant(&k, to))
+        return cx_literal(e, k.f, k.i, dtype_is_float(k.dtype), to);
     return cx_convert(e, cx_raw(e, r, idx, false), v->dtype, to);
 }
 

@@ -233,11 +233,69 @@ static Ref fold_known_answer(Program *p, Span span, Ref r)
     return r;
 }
 
+bool build_python_int(Ufunc f, int64_t a, int64_t b, int64_t *out)
+{
+    switch (f) {
+    case UF_add: return !__builtin_add_overflow(a, b, out);
+    case UF_subtract: return !__builtin_sub_overflow(a, b, out);
+    case UF_multiply: return !__builtin_mul_overflow(a, b, out);
+    case UF_negative: return !__builtin_sub_overflow(0, a, out);
+    case UF_positive: *out = a; return true;
+    case UF_maximum: *out = a > b ? a : b; return true;
+    case UF_minimum: *out = a < b ? a : b; return true;
+    case UF_power: {
+        bool overflow = b < 0;                   /* (a Python float) */
+        for (*out = 1; b > 0 && !overflow; b--)
+            overflow = __builtin_mul_overflow(*out, a, out);
+        return !overflow;
+    }
+    case UF_floor_divide:
+    case UF_remainder: {                         /* floor, the divisor's sign */
+        if (b == 0 || (a == INT64_MIN && b == -1))
+            return false;
+        int64_t q = a / b, m = a % b;
+        bool fix = m != 0 && (m < 0) != (b < 0);
+        *out = f == UF_remainder ? (fix ? m + b : m) : (fix ? q - 1 : q);
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* Python ints computed from Python int literals (101 - 1, 7 // 2, a
+ * comparison of two): the literal Python gives, where int64 holds it and
+ * Python raises nothing (the program reports 2 ** 70 and 7 // 0 when it
+ * runs, as before). So C reads 100, not npx_sub_i64(101, 1). */
+static Ref fold_python_ints(Program *p, Span span, Ref r)
+{
+    const Value *v = V(p, r);
+    int64_t x[2] = { 0, 0 }, out;
+    for (int i = 0; i < v->nargs; i++) {
+        const Value *a = V(p, v->args[i]);
+        if (a->kind != IR_LITERAL || !a->weak || dtype_is_float(a->dtype))
+            return r;
+        x[i] = a->ival;
+    }
+    if (!v->weak || v->nargs == 0)
+        return r;
+    if (is_comparison(v->ufunc) && v->nargs == 2) {
+        Ufunc f = v->ufunc;
+        bool known = f == UF_less ? x[0] < x[1] : f == UF_less_equal ? x[0] <= x[1] : f == UF_greater ? x[0] > x[1]
+                   : f == UF_greater_equal ? x[0] >= x[1] : f == UF_equal ? x[0] == x[1] : x[0] != x[1];
+        return build_literal(p, span, NPX_BOOL, known, known, true);
+    }
+    if (v->dtype != NPX_I64 || !build_python_int(v->ufunc, x[0], x[1], &out))
+        return r;
+    return build_literal(p, span, NPX_I64, out, (double)out, true);
+}
+
 /* fold_known_answer, and the ufunc it replaces reads nothing any more (its
  * operands' uses count only real readers) */
 static Ref fold_known(Program *p, Span span, Ref r)
 {
-    Ref out = fold_known_answer(p, span, r);
+    Ref out = fold_python_ints(p, span, r);
+    if (out == r)
+        out = fold_known_answer(p, span, r);
     if (out != r)
         V(p, r)->nargs = 0;
     return out;

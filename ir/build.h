@@ -8,6 +8,10 @@ Ref build_dimval(Program *p, Span span, const Shape *dims);
 /* operator_form: written as an operator (a + b), whose result on two Python
  * scalars is a Python scalar again. */
 Ref build_ufunc(Program *p, Span at, Span span, Ufunc f, const Ref *args, int n, bool operator_form);
+/* Python's answer for ints a and b (b unused by a unary f): false where
+ * int64 cannot hold it, where Python raises (7 // 0), or for an f that is
+ * not +, -, *, //, %, ** (b >= 0), unary - or +, maximum or minimum. */
+bool build_python_int(Ufunc f, int64_t a, int64_t b, int64_t *out);
 Ref build_cast(Program *p, Span span, Ref a, npx_dtype t);
 /* a in dtype t: a itself when it has it already (values never change), else a cast */
 Ref build_as(Program *p, Span span, Ref a, npx_dtype t);

@@ -249,8 +249,11 @@ Ref lower_linspace(Lower *L, Call *c, Ref start, Ref stop, Dim num, bool endpoin
     Ref underflow = build_ufunc(p, at, sp, UF_equal, (Ref[]){ step, int_literal(p, sp, 0) }, 2, false);
     Ref spread = build_ufunc(p, at, sp, UF_where, (Ref[]){ underflow, by_parts, by_step }, 3, false);
     Ref some = build_ufunc(p, at, sp, UF_greater, (Ref[]){ div, int_literal(p, sp, 0) }, 2, true);
-    Ref by_delta = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ y, delta }, 2, false);
-    spread = build_ufunc(p, at, sp, UF_where, (Ref[]){ some, spread, by_delta }, 3, false);
+    bool known = some && V(p, some)->kind == IR_LITERAL;   /* num known: 101 - 1 > 0 */
+    if (!known || !V(p, some)->ival) {
+        Ref by_delta = build_ufunc(p, at, sp, UF_multiply, (Ref[]){ y, delta }, 2, false);
+        spread = known ? by_delta : build_ufunc(p, at, sp, UF_where, (Ref[]){ some, spread, by_delta }, 3, false);
+    }
     y = build_ufunc(p, at, sp, UF_add, (Ref[]){ spread, first }, 2, false);
     return set_ends(p, at, sp, y, i, count, 0, last, endpoint);
 }

@@ -64,30 +64,15 @@ bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
             break;
         if (!lower_const_int(L, e->lhs, &a) || !lower_const_int(L, e->rhs, &b))
             return false;
-        switch (e->op) {
-        case AST_ADD: return fits(L, e, __builtin_add_overflow(a, b, out));
-        case AST_SUB: return fits(L, e, __builtin_sub_overflow(a, b, out));
-        case AST_MUL: return fits(L, e, __builtin_mul_overflow(a, b, out));
-        case AST_POW: {
-            if (b < 0)
-                break;                           /* a Python float */
-            bool overflow = false;
-            for (*out = 1; b > 0 && !overflow; b--)
-                overflow = __builtin_mul_overflow(*out, a, out);
-            return fits(L, e, overflow);
+        if (e->op == AST_POW && b < 0)
+            break;                               /* a Python float */
+        if ((e->op == AST_FLOORDIV || e->op == AST_MOD) && b == 0) {
+            diag_error(P(L)->diag, e->at, "integer %s by zero", e->op == AST_MOD ? "modulo" : "division");
+            return false;
         }
-        default:                                 /* Python's // and %: floor, the divisor's sign */
-            if (b == 0) {
-                diag_error(P(L)->diag, e->at, "integer %s by zero", e->op == AST_MOD ? "modulo" : "division");
-                return false;
-            }
-            if (!fits(L, e, e->op == AST_FLOORDIV && a == INT64_MIN && b == -1))
-                return false;
-            int64_t r = b == -1 ? 0 : a % b, q = b == -1 ? -a : a / b;
-            bool fix = r != 0 && (r < 0) != (b < 0);
-            *out = e->op == AST_MOD ? (fix ? r + b : r) : (fix ? q - 1 : q);
-            return true;
-        }
+        Ufunc f = e->op == AST_ADD ? UF_add : e->op == AST_SUB ? UF_subtract : e->op == AST_MUL ? UF_multiply
+                : e->op == AST_POW ? UF_power : e->op == AST_MOD ? UF_remainder : UF_floor_divide;
+        return fits(L, e, !build_python_int(f, a, b, out));
         break;
     default: break;
     }

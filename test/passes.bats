@@ -669,3 +669,13 @@ program() {
     explain "$BATS_TEST_TMPDIR/p.npx"
     grep -qF 'allocated once before the loop, for all its iterations: dot, dot_2' <<<"$NPX_OUTPUT"
 }
+
+@test "Python ints computed from literals are numbers in the C (7 // 2 is 3; np.histogram's 11 - 1 is 10), and linspace's known count picks its formula" {
+    run -0 "$NPXC" -t c -o - "$BATS_TEST_DIRNAME/programs/literal_folding.npx"
+    [[ "$output" == *"npx_add_i32(n[i"*"], 3)"* ]]
+    [[ "$output" == *"npx_mul_i32(n[i"*"], -8)"* ]]
+    [[ "$output" != *"npx_py_int32(st"* && "$output" != *"npx_floordiv_i64(7, 2)"* ]]
+    run -0 "$NPXC" -t c -o - "$BATS_TEST_DIRNAME/programs/histogram.npx"
+    ! grep -qE 'npx_[a-z]+_i64\(-?[0-9]+, -?[0-9]+\)|true \?|false \?' <<<"$output"
+    [[ "$output" == *"/ 10.0f;"* ]]
+}

@@ -581,3 +581,12 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "histogram with its bin edges given matches NumPy: repeated edges, NaN and values outside, integer edges, weights" {
     check_program "$BATS_TEST_DIRNAME/programs/histogram_edges.npx"
 }
+
+@test "arrays of one constant in another dtype are C constants (0, 0.0f); NaN, inf and out-of-range fills keep NumPy's cast" {
+    check_program "$BATS_TEST_DIRNAME/programs/constant_fills.npx"
+    run -0 "$NPXC" -t c -o - "$BATS_TEST_DIRNAME/programs/constant_fills.npx"
+    [[ "$output" == *"zi[i0] = 0;"* ]]
+    [[ "$output" == *"hf[i0] = -1.5f;"* ]]
+    [[ "$output" == *"nanfill[i0] = npx_f64_to_i32((double)NAN);"* ]]
+    [[ "$output" != *"(float)0.0"* && "$output" != *"npx_f64_to_i32(0.0)"* ]]
+}
