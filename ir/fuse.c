@@ -296,6 +296,19 @@ static void store_checked_in_part(Program *p)
     }
 }
 
+/* A comparison of integers the host knows (N == 0): on CUDA computed where
+ * it is read, as those integers are. */
+static bool host_bool(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    if (v->kind != IR_UFUNC || v->dtype != NPX_BOOL || v->shape.ndim != 0)
+        return false;
+    for (int i = 0; i < v->nargs; i++)
+        if (!ir_host_int(p, v->args[i]))
+            return false;
+    return true;
+}
+
 void ir_fuse(Program *p)
 {
     bool *named = arena_alloc(p->arena, (size_t)p->nvals);
@@ -366,7 +379,8 @@ void ir_fuse(Program *p)
                                     reads_each_element(user, read) || takes_positions(p, u, read, in_place) ||
                                     (stored[u] && reads_once(user, read)) ||
                                     (in_place[u] && ir_host_int(p, read)));   /* x[t - 1] @ W: in the call */
-            bool device_scalar = p->cuda && ir_host_int(p, r);  /* computed where it is read, not by a kernel */
+            bool device_scalar = p->cuda && (ir_host_int(p, r) || host_bool(p, r));   /* computed where it
+                                                                                          is read, not by a kernel */
             v->materialize = named[r] || !p->opt || !(fusable || device_scalar) || in_order[r];
             break;
         }

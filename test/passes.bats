@@ -670,6 +670,13 @@ program() {
     grep -qF 'allocated once before the loop, for all its iterations: dot, dot_2' <<<"$NPX_OUTPUT"
 }
 
+@test "on CUDA a comparison of integers the host knows (np.histogram's N == 0) is computed where it is read, not by a kernel of its own" {
+    program $'input x: f32[N]\noutput h, edges\nh, edges = np.histogram(x, bins=10)'
+    run -0 "$NPXC" -t cuda -o - "$BATS_TEST_TMPDIR/p.npx"
+    [[ "$output" == *"N == 0 ? 1.0f : acc"* ]]
+    ! grep -qE '\[0\] = N == 0;' <<<"$output"
+}
+
 @test "Python ints computed from literals are numbers in the C (7 // 2 is 3; np.histogram's 11 - 1 is 10), and linspace's known count picks its formula" {
     run -0 "$NPXC" -t c -o - "$BATS_TEST_DIRNAME/programs/literal_folding.npx"
     [[ "$output" == *"npx_add_i32(n[i"*"], 3)"* ]]
