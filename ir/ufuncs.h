@@ -36,10 +36,10 @@ enum {
     X(greater_equal, 2, UF_OUT_BOOL, "$0 >= $1", "$0 >= $1", "$0 >= $1")               \
     X(equal, 2, UF_OUT_BOOL, "$0 == $1", "$0 == $1", "$0 == $1")                       \
     X(not_equal, 2, UF_OUT_BOOL, "$0 != $1", "$0 != $1", "$0 != $1")                   \
-    X(maximum, 2, 0, "($0 | $1)", "($0 > $1 ? $0 : $1)", "npx_maximum_$t($0, $1)")     \
-    X(minimum, 2, 0, "($0 & $1)", "($0 < $1 ? $0 : $1)", "npx_minimum_$t($0, $1)")     \
-    X(fmax, 2, 0, "($0 | $1)", "($0 > $1 ? $0 : $1)", "npx_fmax_$t($0, $1)")           \
-    X(fmin, 2, 0, "($0 & $1)", "($0 < $1 ? $0 : $1)", "npx_fmin_$t($0, $1)")           \
+    X(maximum, 2, 0, "($0 | $1)", "npx_maximum_$t($0, $1)", "npx_maximum_$t($0, $1)")  \
+    X(minimum, 2, 0, "($0 & $1)", "npx_minimum_$t($0, $1)", "npx_minimum_$t($0, $1)")  \
+    X(fmax, 2, 0, "($0 | $1)", "npx_maximum_$t($0, $1)", "npx_fmax_$t($0, $1)")        \
+    X(fmin, 2, 0, "($0 & $1)", "npx_minimum_$t($0, $1)", "npx_fmin_$t($0, $1)")        \
     X(arctan2, 2, 0, NULL, NULL, "atan2$f($0, $1)")                                    \
     X(hypot, 2, 0, NULL, NULL, "hypot$f($0, $1)")                                      \
     X(copysign, 2, 0, NULL, NULL, "copysign$f($0, $1)")                                \

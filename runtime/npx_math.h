@@ -29,6 +29,8 @@
     NPX_INLINE T npx_neg_##s(T a) { return (T)((U)0 - (U)a); }                 \
     NPX_INLINE T npx_abs_##s(T a) { return a < 0 ? npx_neg_##s(a) : a; }       \
     NPX_INLINE T npx_sign_##s(T a) { return (T)((a > 0) - (a < 0)); }          \
+    NPX_INLINE T npx_maximum_##s(T a, T b) { return a > b ? a : b; }           \
+    NPX_INLINE T npx_minimum_##s(T a, T b) { return a < b ? a : b; }           \
     /* Python's a // b: floor; b == 0 gives 0, MIN // -1 wraps to MIN. */      \
     NPX_INLINE T npx_floordiv_##s(T a, T b)                                    \
     {                                                                          \

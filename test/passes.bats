@@ -686,3 +686,10 @@ program() {
     ! grep -qE 'npx_[a-z]+_i64\(-?[0-9]+, -?[0-9]+\)|true \?|false \?' <<<"$output"
     [[ "$output" == *"/ 10.0f;"* ]]
 }
+
+@test "integer maximum, minimum and clip are calls that name their operands once: a clip of an expression does not write it four times" {
+    program $'input n: i32[N]\ninput x: f32[N]\noutput c\nc = np.clip((x * 10).astype(np.int32), 0, n)'
+    run -0 "$NPXC" -t c -o - "$BATS_TEST_TMPDIR/p.npx"
+    [[ "$output" == *"npx_minimum_i32(npx_maximum_i32(npx_f32_to_i32(x[i"*"] * 10.0f), 0), n[i"* ]]
+    [ "$(grep -o 'npx_f32_to_i32(x\[' <<<"$output" | wc -l)" -eq 1 ]
+}
