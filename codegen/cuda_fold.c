@@ -124,7 +124,7 @@ static void row_reduce(Emitter *e, Ref r, const ReducePlan *rp)
     emit_close(e, NULL);
     combine_block(e, r, rp, true);
     emit_line(e, "if (threadIdx.x == 0)");
-    emit_line(e, "    %s = %s;", cx_element(e, r, &rp->kept, rp->kept_iv), reduce_result(e, r, rp, "acc"));
+    emit_line(e, "    %s;", reduce_store(e, r, &rp->kept, rp->kept_iv, reduce_result(e, r, rp, "acc")));
     emit_close(e, NULL);
 }
 

@@ -2,20 +2,20 @@
  * reduction's shape, computes that reader in its own loop as each result is
  * final, and stores it instead of the result: np.sqrt((v * v).sum(axis=-1))
  * stores each square root where the sums were stored whole and read again
- * in a second pass. Part of ir_schedule, after the row groups (which keep
- * their reductions in their own loop over the rows). */
+ * in a second pass. Part of ir_schedule, after the row groups. */
 #include "ir.h"
 
 /* Can reduction r's results stay in its loop: read by nothing else (not
- * named, not an output), not kept as an axis of one (its reader broadcasts
- * it back: softmax), not in a row group? Reduced to one number, only on a
- * GPU, where its reader was a kernel launch of its own (np.sqrt(e.mean()));
- * a C program computes that number's reader in a local. */
+ * named, not an output)? Kept as an axis of one (keepdims) and in a row group
+ * too: x / np.sqrt((x ** 2).sum(axis=1, keepdims=True)) stores each row's
+ * root from the sum's loop. Reduced to one number, only on a GPU, where its
+ * reader was a kernel launch of its own (np.sqrt(e.mean())); a C program
+ * computes that number's reader in a local. */
 static bool may_finish(const Program *p, Ref r)
 {
     const Value *v = &p->vals[r];
     return p->opt && v->kind == IR_REDUCE && v->materialize && v->uses == 1 && (v->shape.ndim > 0 || p->cuda) &&
-           !v->keepdims && !p->is_output[r] && p->stmts[v->stmt].value != r && !p->stmts[v->stmt].group;
+           !p->is_output[r] && p->stmts[v->stmt].value != r;
 }
 
 /* The stored value of r's statement that reads each of r's results once,

@@ -693,3 +693,16 @@ program() {
     [[ "$output" == *"npx_minimum_i32(npx_maximum_i32(npx_f32_to_i32(x[i"*"] * 10.0f), 0), n[i"* ]]
     [ "$(grep -o 'npx_f32_to_i32(x\[' <<<"$output" | wc -l)" -eq 1 ]
 }
+
+@test "a reduction kept as an axis (keepdims) and one in a row group compute their reader too: unit-length rows store the roots, not the sums" {
+    program $'input x: f32[N, D]\noutput unit\nunit = x / np.sqrt((x ** 2).sum(axis=1, keepdims=True))'
+    npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'sqrt_2[i0] = sqrtf((float)acc);' "$BATS_TEST_TMPDIR/p.c"
+    grep -qF 'sqrt_2[i0] = sqrtf((float)acc);' "$BATS_TEST_TMPDIR/p.cu"       # the block that sums the row
+    ! grep -qF '"sum"' "$BATS_TEST_TMPDIR/p.c"
+    ! grep -qF '"sum"' "$BATS_TEST_TMPDIR/p.cu"
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qF 'row by row' <<<"$NPX_OUTPUT"
+    grep -qxF '    loop: sum -> sqrt_2 f32[N, 1] (temporary) (fused: square), then from each result: sqrt (the results themselves are not stored)' <<<"$NPX_OUTPUT"
+}

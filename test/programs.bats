@@ -285,6 +285,12 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/reduce_finish.npx" --random 63 --dim N=300 --dim M=7
 }
 
+@test "a reduction's reader computed as each result is final with keepdims and in a row group (unit rows, standardized rows) matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/reduce_finish_rows.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/reduce_finish_rows.npx" --random 72 --dim N=1 --dim D=9
+    check_program "$BATS_TEST_DIRNAME/programs/reduce_finish_rows.npx" --random 73 --dim N=300 --dim D=2000
+}
+
 @test "row groups whose reductions read a transpose's rows (a.T.var(axis=1)) build with OpenMP and match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rows_transposed.npx"
     check_program "$BATS_TEST_DIRNAME/programs/rows_transposed.npx" --random 72 --dim N=300 --dim M=200
