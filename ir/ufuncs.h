@@ -43,7 +43,7 @@ enum {
     X(arctan2, 2, 0, NULL, NULL, "atan2$f($0, $1)")                                    \
     X(hypot, 2, 0, NULL, NULL, "hypot$f($0, $1)")                                      \
     X(copysign, 2, 0, NULL, NULL, "copysign$f($0, $1)")                                \
-    X(heaviside, 2, 0, NULL, NULL, "($0 < 0 ? 0 : $0 == 0 ? $1 : $0 > 0 ? 1 : $0)")     \
+    X(heaviside, 2, 0, NULL, NULL, "npx_heaviside_$t($0, $1)")                         \
     X(logical_and, 2, UF_OUT_BOOL, "$0 && $1", "$0 != 0 && $1 != 0", "$0 != 0 && $1 != 0") \
     X(logical_or, 2, UF_OUT_BOOL, "$0 || $1", "$0 != 0 || $1 != 0", "$0 != 0 || $1 != 0")  \
     X(logical_xor, 2, UF_OUT_BOOL, "$0 != $1", "($0 != 0) != ($1 != 0)", "($0 != 0) != ($1 != 0)") \

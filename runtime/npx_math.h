@@ -142,6 +142,11 @@ NPX_INT_OPS(i64, int64_t, uint64_t, 64)
     {                                                                          \
         return (a < b || isnan(b)) ? a : b;                                    \
     }                                                                          \
+    /* np.heaviside: 0 below 0, b at 0, 1 above; NaN for NaN. */               \
+    NPX_INLINE F npx_heaviside_##s(F a, F b)                                   \
+    {                                                                          \
+        return a < 0 ? (F)0 : a == 0 ? b : a > 0 ? (F)1 : a;                   \
+    }                                                                          \
     /* np.sign: NaN for NaN, else -1, 0 or 1. */                               \
     NPX_INLINE F npx_sign_##s(F a)                                             \
     {                                                                          \
