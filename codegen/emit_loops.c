@@ -271,6 +271,19 @@ const char *reduce_result(Emitter *e, Ref r, const ReducePlan *rp, const char *a
     return cx_convert(e, acc, rp->code.acc, v->dtype);
 }
 
+/* idx, a result's indices along the kept axes, as indices of r's own shape:
+ * 0 along each axis keepdims keeps with size 1 (where r's reader reads
+ * other arrays: x - x.mean(axis=1, keepdims=True)) */
+static Idx result_idx(Emitter *e, const Value *v, const Shape *kept, Idx idx)
+{
+    if (!idx || kept->ndim == v->shape.ndim)
+        return idx;
+    const char **o = arena_alloc(A(e), sizeof(char *) * (NPX_MAX_RANK + 1));
+    for (int k = 0, j = 0; k < v->shape.ndim; k++)
+        o[k] = v->axes >> k & 1 ? "0" : idx[j++];
+    return o;
+}
+
 const char *reduce_store(Emitter *e, Ref r, const Shape *kept, Idx idx, const char *result)
 {
     Ref reader = V(e->p, r)->finish;
@@ -278,7 +291,7 @@ const char *reduce_store(Emitter *e, Ref r, const Shape *kept, Idx idx, const ch
         return arena_printf(A(e), "%s = %s", cx_element(e, r, kept, idx), result);
     e->finishing = r;
     e->finished = result;
-    const char *value = cx_define(e, reader, idx);
+    const char *value = cx_define(e, reader, result_idx(e, V(e->p, r), kept, idx));
     e->finishing = 0;
     return arena_printf(A(e), "%s = %s", cx_element(e, reader, kept, idx), value);
 }

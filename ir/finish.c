@@ -8,14 +8,16 @@
 /* Can reduction r's results stay in its loop: read by nothing else (not
  * named, not an output)? Kept as an axis of one (keepdims) and in a row group
  * too: x / np.sqrt((x ** 2).sum(axis=1, keepdims=True)) stores each row's
- * root from the sum's loop. Reduced to one number, only on a GPU, where its
+ * root from the sum's loop; not where the group keeps a row of results in a
+ * buffer of its own (row_local: t.sum(axis=1, keepdims=True) of a 3-D t, its
+ * row a vector). Reduced to one number, only on a GPU, where its
  * reader was a kernel launch of its own (np.sqrt(e.mean())); a C program
  * computes that number's reader in a local. */
 static bool may_finish(const Program *p, Ref r)
 {
     const Value *v = &p->vals[r];
     return p->opt && v->kind == IR_REDUCE && v->materialize && v->uses == 1 && (v->shape.ndim > 0 || p->cuda) &&
-           !p->is_output[r] && p->stmts[v->stmt].value != r;
+           !p->is_output[r] && p->stmts[v->stmt].value != r && !v->row_local;
 }
 
 /* The stored value of r's statement that reads each of r's results once,
