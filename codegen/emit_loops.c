@@ -156,6 +156,16 @@ static void open_elementwise_nest(Emitter *e, Ref r, const char *const *iv)
         open_value_nest(e, v->cname, v->shape.d, iv, v->shape.ndim, NULL);
 }
 
+/* Is v, in a row group, one element a row (its other axes all 1), with a
+ * buffer of all rows? */
+static bool one_per_row(const Value *v)
+{
+    for (int k = 1; k < v->shape.ndim; k++)
+        if (v->shape.d[k] != 1)
+            return false;
+    return v->shape.ndim > 1 && !v->row_local;
+}
+
 static void emit_elementwise(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
@@ -183,6 +193,15 @@ static void emit_elementwise(Emitter *e, Ref r)
         return;
     }
     const char **iv = emit_index_vars(e, v->shape.ndim);
+    if (e->in_rows && one_per_row(v)) {          /* np.log(total) of a total of [B, 1]: one statement */
+        for (int k = 1; k < v->shape.ndim; k++)
+            iv[k] = "0";
+        if (e->t->block_rows)
+            emit_line(e, "if (threadIdx.x == 0)");
+        emit_line(e, "%s%s = %s;", e->t->block_rows ? "    " : "", cx_element(e, r, &v->shape, iv),
+                  cx_define(e, r, iv));
+        return;
+    }
     open_elementwise_nest(e, r, iv);
     emit_line(e, "%s = %s;", cx_element(e, r, &v->shape, iv), cx_define(e, r, iv));
     close_value_nest(e);

@@ -706,3 +706,12 @@ program() {
     grep -qF 'row by row' <<<"$NPX_OUTPUT"
     grep -qxF '    loop: sum -> sqrt_2 f32[N, 1] (temporary) (fused: square), then from each result: sqrt (the results themselves are not stored)' <<<"$NPX_OUTPUT"
 }
+
+@test "in a row group a value of one element a row (np.log(total) of a [B, 1] total) is one statement, not a loop of one" {
+    run -0 "$NPXC" -t c -o - "$NPX_ROOT/samples/softmax.npx"
+    [[ "$output" == *"            log_2[i0] = logf(total[i0]);"* ]]
+    [[ "$output" != *"i1 < 1;"* ]]
+    run -0 "$NPXC" -t cuda -o - "$NPX_ROOT/samples/softmax.npx"
+    [[ "$output" == *$'if (threadIdx.x == 0)\n            log_2[i0] = logf(total[i0]);'* ]]
+    [[ "$output" != *"i1 < 1;"* ]]
+}
