@@ -10,13 +10,16 @@
  * too: x / np.sqrt((x ** 2).sum(axis=1, keepdims=True)) stores each row's
  * root from the sum's loop; not where the group keeps a row of results in a
  * buffer of its own (row_local: t.sum(axis=1, keepdims=True) of a 3-D t, its
- * row a vector). Reduced to one number, only on a GPU, where its
- * reader was a kernel launch of its own (np.sqrt(e.mean())); a C program
- * computes that number's reader in a local. */
+ * row a vector). Reduced to one number (not kept as [1, 1]), only on a
+ * GPU, where its reader was a kernel launch of its own (np.sqrt(e.mean()));
+ * a C program computes that number's reader in a local. */
 static bool may_finish(const Program *p, Ref r)
 {
     const Value *v = &p->vals[r];
-    return p->opt && v->kind == IR_REDUCE && v->materialize && v->uses == 1 && (v->shape.ndim > 0 || p->cuda) &&
+    if (v->kind != IR_REDUCE)
+        return false;
+    bool whole = v->axes == (1u << p->vals[v->args[0]].shape.ndim) - 1;   /* x.sum(), or kept as [1, 1] */
+    return p->opt && v->materialize && v->uses == 1 && (!whole || (p->cuda && !v->keepdims)) &&
            !p->is_output[r] && p->stmts[v->stmt].value != r && !v->row_local;
 }
 
