@@ -223,6 +223,8 @@ static void emit_flag_from(Emitter *e, const char *declare, const Value *c, cons
     emit_line(e, "%s%s = %s;", declare, bound_flag(e, c), v->maybe_unbound ? bound_flag(e, v) : "true");
 }
 
+static void emit_statement_checks(Emitter *e, const IrStmt *st);
+
 /* for name in range(...): the counter is the C loop variable. Names bound
  * only inside the loop are declared before it, and the buffers its
  * iterations share are allocated there. */
@@ -233,6 +235,7 @@ static void emit_loop_open(Emitter *e, const IrStmt *st)
     const char *i = p->syms[lp->counter].cvar;
     emit_blank(e);
     emit_line(e, "/* line %d: %s */", st->line, st->text);
+    emit_statement_checks(e, st);               /* (range(a.shape[0]), a bound in an earlier loop) */
     for (int k = 0; k < lp->ncarries; k++) {
         const Value *c = V(p, lp->carry[k]);
         if (!lp->late[k])

@@ -48,6 +48,22 @@ static bool known_on_host(const Program *p, Ref r, Ref fresh)
     return true;
 }
 
+/* The late names the range read (range(a.shape[0]), a bound only in an
+ * earlier loop) were noted on the statement before the loop, from entry
+ * `from` on: they belong to the loop's ST_FOR, which checks them before it
+ * computes its bounds (NumPy's NameError where that loop ran zero times). */
+static void move_named_late(Program *p, int before, int from, int loop_stmt)
+{
+    if (before < 0)
+        return;
+    IrStmt *b = &p->stmts[before], *f = &p->stmts[loop_stmt];
+    for (int i = from; i < b->nnamed_late; i++) {
+        f->named_late = arena_grow(p->arena, f->named_late, &f->capnamed_late, f->nnamed_late + 1, sizeof(Ref));
+        f->named_late[f->nnamed_late++] = b->named_late[i];
+    }
+    b->nnamed_late = from;
+}
+
 static Ref range_bound(Lower *L, const Expr *e)
 {
     Program *p = L->p;
@@ -299,6 +315,7 @@ void lower_for(Lower *L, const Stmt *s)
     Program *p = L->p;
     Loop lp = { .step = 1 };
     int first_val = p->nvals;
+    int before_range = p->nstmts - 1, named_before = p->nstmts > 0 ? p->stmts[before_range].nnamed_late : 0;
     diag_hold(p->diag);
     lower_range(L, s->value, &lp);
     if (L->loops + 1 >= NPX_MAX_LOOPS) {
@@ -341,6 +358,7 @@ void lower_for(Lower *L, const Stmt *s)
     for (Ref r = first_val; r < range_end; r++)  /* the range is computed where the loop starts */
         if (!is_carry(p, r))                     /* (not a name it read out of an earlier loop) */
             V(p, r)->stmt = lp.first;
+    move_named_late(p, before_range, named_before, lp.first);
     lp.counter = ir_add_sym(p, s->name, SYM_LOOP);
     if (own_counter)
         lower_bind(L, s->name, BIND_SYM, s->name_span)->sym = lp.counter;

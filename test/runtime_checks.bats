@@ -231,6 +231,13 @@ load test_helper
     build_program "$BATS_TEST_TMPDIR/shape.npx"
     run -3 "$PROG" --random 1 --dim B=0 -o "$BATS_TEST_TMPDIR/out"
     [[ $output == *"shape.npx:5: name 't' is not defined (the loop on line 3 ran zero times)"* ]]
+    # its shape read by the range of a later loop, which runs zero times too
+    printf 'input x: f32[B]\noutput y\ny = x\nfor i in range(B // 2):\n    t = x * i\nfor k in range(t.shape[0] - 1):\n    y = y + 1.0\n' \
+        >"$BATS_TEST_TMPDIR/range.npx"
+    build_program "$BATS_TEST_TMPDIR/range.npx"
+    run -3 "$PROG" --random 1 --dim B=1 -o "$BATS_TEST_TMPDIR/out"
+    [[ $output == *"range.npx:6: name 't' is not defined (the loop on line 4 ran zero times)"* ]]
+    run -0 "$PROG" --random 1 --dim B=2 -o "$BATS_TEST_TMPDIR/out"
 }
 
 @test "a name a loop that may not run binds, rebound by a second loop, is read only where that loop reads it: exit 3 there, on both targets" {
