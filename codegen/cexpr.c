@@ -557,8 +557,8 @@ static bool convert_constant(Constant *k, npx_dtype to)
 }
 
 /* Whether r is one number known to npxc: a literal, an array filled with one
- * (np.zeros(n, dtype=np.int32)) or its cast, so C reads `0` and `0.0f`, not
- * npx_f64_to_i32(0.0) and (float)0.0. */
+ * (np.zeros(n, dtype=np.int32)) or its cast, a where of three, so C reads
+ * `0` and `0.0f`, not npx_f64_to_i32(0.0) and (float)0.0. */
 static bool constant_of(const Program *p, Ref r, Constant *k)
 {
     const Value *v = &p->vals[r];
@@ -572,6 +572,11 @@ static bool constant_of(const Program *p, Ref r, Constant *k)
         return constant_of(p, v->args[0], k) && convert_constant(k, v->dtype);
     if (v->kind == IR_CAST && !v->checked)
         return constant_of(p, v->args[0], k) && convert_constant(k, v->dtype);
+    Constant cond, other;                /* np.where(True, 5, 7): all three known */
+    if (v->kind == IR_UFUNC && v->ufunc == UF_where && constant_of(p, v->args[0], &cond) &&
+        convert_constant(&cond, NPX_BOOL) && constant_of(p, v->args[cond.i ? 2 : 1], &other) &&
+        constant_of(p, v->args[cond.i ? 1 : 2], k))
+        return convert_constant(k, v->dtype);
     return false;
 }
 

@@ -270,14 +270,14 @@ static Ref fold_python_ints(Program *p, Span span, Ref r)
 {
     const Value *v = V(p, r);
     int64_t x[2] = { 0, 0 }, out;
+    if (!v->weak || v->nargs == 0 || v->nargs > 2)   /* (an operator's result: where is not one) */
+        return r;
     for (int i = 0; i < v->nargs; i++) {
         const Value *a = V(p, v->args[i]);
         if (a->kind != IR_LITERAL || !a->weak || dtype_is_float(a->dtype))
             return r;
         x[i] = a->ival;
     }
-    if (!v->weak || v->nargs == 0)
-        return r;
     if (is_comparison(v->ufunc) && v->nargs == 2) {
         Ufunc f = v->ufunc;
         bool known = f == UF_less ? x[0] < x[1] : f == UF_less_equal ? x[0] <= x[1] : f == UF_greater ? x[0] > x[1]

@@ -379,8 +379,8 @@ void ir_fuse(Program *p)
                                     reads_each_element(user, read) || takes_positions(p, u, read, in_place) ||
                                     (stored[u] && reads_once(user, read)) ||
                                     (in_place[u] && ir_host_int(p, read)));   /* x[t - 1] @ W: in the call */
-            bool device_scalar = p->cuda && (ir_host_int(p, r) || host_bool(p, r));   /* computed where it
-                                                                                          is read, not by a kernel */
+            /* on CUDA a scalar the host knows is computed where it is read, not by a kernel */
+            bool device_scalar = p->cuda && (ir_host_int(p, r) || host_bool(p, r));
             v->materialize = named[r] || !p->opt || !(fusable || device_scalar) || in_order[r];
             break;
         }
