@@ -568,9 +568,7 @@ static bool constant_of(const Program *p, Ref r, Constant *k)
         *k = (Constant){ v->dtype, v->fval, v->ival };
         return true;
     }
-    if (v->kind == IR_BROADCAST)
-        return constant_of(p, v->args[0], k) && convert_constant(k, v->dtype);
-    if (v->kind == IR_CAST && !v->checked)
+    if (v->kind == IR_BROADCAST || (v->kind == IR_CAST && !v->checked))
         return constant_of(p, v->args[0], k) && convert_constant(k, v->dtype);
     Constant cond, other;                /* np.where(True, 5, 7): all three known */
     if (v->kind == IR_UFUNC && v->ufunc == UF_where && constant_of(p, v->args[0], &cond) &&

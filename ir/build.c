@@ -251,8 +251,12 @@ bool build_python_int(Ufunc f, int64_t a, int64_t b, int64_t *out)
     }
     case UF_floor_divide:
     case UF_remainder: {                         /* floor, the divisor's sign */
-        if (b == 0 || (a == INT64_MIN && b == -1))
+        if (b == 0 || (f == UF_floor_divide && a == INT64_MIN && b == -1))
             return false;
+        if (b == -1) {                           /* (C's MIN / -1 and MIN % -1 overflow) */
+            *out = f == UF_remainder ? 0 : -a;
+            return true;
+        }
         int64_t q = a / b, m = a % b;
         bool fix = m != 0 && (m < 0) != (b < 0);
         *out = f == UF_remainder ? (fix ? m + b : m) : (fix ? q - 1 : q);

@@ -73,7 +73,6 @@ bool lower_const_int(Lower *L, const Expr *e, int64_t *out)
         Ufunc f = e->op == AST_ADD ? UF_add : e->op == AST_SUB ? UF_subtract : e->op == AST_MUL ? UF_multiply
                 : e->op == AST_POW ? UF_power : e->op == AST_MOD ? UF_remainder : UF_floor_divide;
         return fits(L, e, !build_python_int(f, a, b, out));
-        break;
     default: break;
     }
     diag_error(P(L)->diag, e->span, "expected an integer constant here");
