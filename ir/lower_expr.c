@@ -820,7 +820,7 @@ static Ref lower_name(Lower *L, const Expr *e)
     Binding *b = e->np_prefix ? NULL : lower_find(L, e->name);
     /* A late value, or a carry that may take one over (ir_schedule decides),
      * may have no value: the statement checks it, if it reads only its shape. */
-    if (b && b->kind == BIND_VALUE && p->nstmts > 0 &&
+    if (b && b->kind == BIND_VALUE && b->value && p->nstmts > 0 &&
         (V(p, b->value)->late || p->stmts[V(p, b->value)->stmt].kind == ST_CARRY)) {
         IrStmt *st = &p->stmts[p->nstmts - 1];
         st->named_late = arena_grow(p->arena, st->named_late, &st->capnamed_late, st->nnamed_late + 1, sizeof(Ref));

@@ -285,3 +285,13 @@ PY
 @test "histogram's bad bins, ranges and weights, and digitize's bins not 1-D, are located in NumPy's words" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/histogram.npx"
 }
+
+@test "a program whose first statement fails, the names it binds read after it, is one error, not a crash" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/failed_first_statement.npx"
+}
+
+@test "any of the first statements of every program, broken four ways, with or without its inputs, is a located error" {
+    run "$PYTHON" "$BATS_TEST_DIRNAME/errors/break_statements.py" "$NPXC" "$NPX_ROOT" "$BATS_TEST_TMPDIR"
+    echo "$output" | tail -n 40
+    [ "$status" -eq 0 ]
+}
