@@ -275,8 +275,116 @@ const char *cx_ufunc_at(Emitter *e, Ref r, const char *elem, Idx idx)
                                    u->compute, u->dtype));
 }
 
-static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
+static bool int_bounds(const Program *p, Ref r, int64_t *lo, int64_t *hi);
+
+/* A dim's bounds: a size is at least 0, a loop's counter between its
+ * range's ends. */
+static bool dim_bounds(const Program *p, Dim d, int64_t *lo, int64_t *hi)
 {
+    if (!DIM_IS_SYM(d)) {
+        *lo = *hi = d;
+        return true;
+    }
+    if (p->syms[DIM_SYMNO(d)].kind != SYM_LOOP) {
+        *lo = 0, *hi = INT64_MAX;
+        return true;
+    }
+    for (int k = 0; k < p->nloops; k++) {
+        const Loop *l = &p->loops[k];
+        int64_t startlo, starthi, stoplo, stophi;
+        if (l->counter != DIM_SYMNO(d))
+            continue;
+        if (!int_bounds(p, l->start, &startlo, &starthi) || !int_bounds(p, l->stop, &stoplo, &stophi))
+            return false;
+        *lo = l->step > 0 ? startlo : stoplo;  /* (a counter lies between its first value and the stop) */
+        *hi = l->step > 0 ? stophi : starthi;
+        return true;
+    }
+    return false;
+}
+
+/* Where a Python int the program computes lies: in [*lo, *hi]; false where
+ * that is unknown (a value from the data) or past int64. */
+static bool int_bounds(const Program *p, Ref r, int64_t *lo, int64_t *hi)
+{
+    const Value *v = &p->vals[r];
+    int64_t a[2], b[2], c[4];
+    if (v->kind == IR_LITERAL && !dtype_is_float(v->dtype)) {
+        *lo = *hi = v->ival;
+        return true;
+    }
+    if (v->dtype == NPX_BOOL || (v->kind == IR_CAST && p->vals[v->args[0]].dtype == NPX_BOOL)) {
+        *lo = 0, *hi = 1;
+        return true;
+    }
+    if (v->kind == IR_DIMVAL) {
+        *lo = 1, *hi = 1;
+        for (int k = 0; k < v->dims.ndim; k++)
+            if (!dim_bounds(p, v->dims.d[k], &a[0], &a[1]) || __builtin_mul_overflow(*lo, a[0], &c[0]) ||
+                __builtin_mul_overflow(*hi, a[1], &c[1]) || (*lo = c[0]) < 0 || (*hi = c[1]) < 0)
+                return false;     /* (a counter times another dim: not worth the four products) */
+        return true;
+    }
+    if (v->kind != IR_UFUNC || !v->weak || v->compute != NPX_I64 || !int_bounds(p, v->args[0], &a[0], &a[1]))
+        return false;
+    if (v->ufunc == UF_negative)
+        return !__builtin_sub_overflow(0, a[1], lo) && !__builtin_sub_overflow(0, a[0], hi);
+    if (v->nargs != 2 || !int_bounds(p, v->args[1], &b[0], &b[1]))
+        return false;
+    switch (v->ufunc) {
+    case UF_add: return !__builtin_add_overflow(a[0], b[0], lo) && !__builtin_add_overflow(a[1], b[1], hi);
+    case UF_subtract: return !__builtin_sub_overflow(a[0], b[1], lo) && !__builtin_sub_overflow(a[1], b[0], hi);
+    case UF_maximum: *lo = a[0] > b[0] ? a[0] : b[0], *hi = a[1] > b[1] ? a[1] : b[1]; return true;
+    case UF_minimum: *lo = a[0] < b[0] ? a[0] : b[0], *hi = a[1] < b[1] ? a[1] : b[1]; return true;
+    case UF_floor_divide:     /* by a positive number: between 0 and the dividend */
+        if (b[0] <= 0)
+            return false;
+        *lo = a[0] < 0 ? a[0] : 0, *hi = a[1] > 0 ? a[1] : 0;
+        return true;
+    case UF_multiply:
+        for (int k = 0; k < 4; k++)
+            if (__builtin_mul_overflow(a[k / 2], b[k % 2], &c[k]))
+                return false;
+        *lo = *hi = c[0];
+        for (int k = 1; k < 4; k++)
+            *lo = c[k] < *lo ? c[k] : *lo, *hi = c[k] > *hi ? c[k] : *hi;
+        return true;
+    default: return false;
+    }
+}
+
+/* Python numbers (weak values: sizes, counters, numbers made from them) are
+ * Python's, not NumPy's: a division by 0 fails, and an int that may be past
+ * int64 is an error, not a wrapped number. NULL: NumPy's template. */
+static const char *python_template(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    npx_dtype c = v->compute;
+    int64_t lo, hi;
+    if (c == NPX_I64 && !int_bounds(p, r, &lo, &hi)) {
+        switch (v->ufunc) {
+        case UF_add: return "npx_py_add(st, $l, $0, $1)";
+        case UF_subtract: return "npx_py_sub(st, $l, $0, $1)";
+        case UF_multiply: return "npx_py_mul(st, $l, $0, $1)";
+        case UF_power: return "npx_py_pow(st, $l, $0, $1)";
+        case UF_left_shift: return "npx_py_shl(st, $l, $0, $1)";
+        case UF_negative: return "npx_py_neg(st, $l, $0, 0)";
+        default: break;
+        }
+    }
+    bool division = v->ufunc == UF_true_divide || v->ufunc == UF_remainder || v->ufunc == UF_floor_divide;
+    if (!division || (c != NPX_I64 && c != NPX_F64) || never_zero(p, v->args[1]))
+        return NULL;
+    if (v->ufunc == UF_true_divide)
+        return "npx_py_truediv(st, $l, $0, $1)";
+    if (v->ufunc == UF_remainder)
+        return c == NPX_I64 ? "npx_py_mod(st, $l, $0, $1)" : "npx_py_mod_f64(st, $l, $0, $1)";
+    return c == NPX_I64 ? "npx_py_floordiv(st, $l, $0, $1)" : "npx_py_floordiv_f64(st, $l, $0, $1)";
+}
+
+static const char *cx_ufunc(Emitter *e, Ref r, Idx idx)
+{
+    const Value *v = V(e->p, r);
     const char *args[3];
     for (int i = 0; i < v->nargs; i++) {
         const Value *a = V(e->p, v->args[i]);
@@ -284,14 +392,8 @@ static const char *cx_ufunc(Emitter *e, const Value *v, Idx idx)
         args[i] = cx_value(e, v->args[i], cx_broadcast_idx(e, &v->shape, idx, &a->shape), to);
     }
     npx_dtype c = v->compute;
-    const char *tmpl = ufunc_template(v->ufunc, c);
-    if (v->weak && (c == NPX_I64 || c == NPX_F64) && !never_zero(e->p, v->args[1]) &&  /* Python numbers: */
-        (v->ufunc == UF_floor_divide || v->ufunc == UF_remainder || v->ufunc == UF_true_divide))  /* by 0 fails */
-        tmpl = v->ufunc == UF_true_divide ? "npx_py_truediv(st, $l, $0, $1)"
-               : v->ufunc == UF_remainder ? (c == NPX_I64 ? "npx_py_mod(st, $l, $0, $1)" : "npx_py_mod_f64(st, $l, $0, $1)")
-                                          : (c == NPX_I64 ? "npx_py_floordiv(st, $l, $0, $1)"
-                                                          : "npx_py_floordiv_f64(st, $l, $0, $1)");
-    return apply(e, tmpl, args, c, e->p->stmts[v->stmt].line);
+    const char *tmpl = v->weak ? python_template(e->p, r) : NULL;
+    return apply(e, tmpl ? tmpl : ufunc_template(v->ufunc, c), args, c, e->p->stmts[v->stmt].line);
 }
 
 bool cx_is_flat(Emitter *e, Ref r, const Shape *s)
@@ -473,7 +575,7 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     switch (v->kind) {
     case IR_DIMVAL: return cx_dims(e, v->dims.d, v->dims.ndim);
     case IR_ARANGE: return cx_arange(e, v, idx[0]);
-    case IR_UFUNC: return cx_ufunc(e, v, idx);
+    case IR_UFUNC: return cx_ufunc(e, r, idx);
     case IR_CAST:
         if (v->checked)                  /* a Python int into int32: NumPy's OverflowError */
             return arena_printf(A(e), "npx_py_int32(st, %d, %s)", e->p->stmts[v->stmt].line,

@@ -301,6 +301,86 @@ static inline __attribute__((unused)) int32_t npx_py_int32(const npx_state *st, 
     return (int32_t)a;
 }
 
+/* Python ints known when the program runs (sizes, counters, numbers made
+ * from them) are computed in int64. Python's ints have no bounds, so a result
+ * past int64's is an error (exit 3), not a wrapped number; a negative shift
+ * count is Python's ValueError and a negative power NumPy's error (npxc gave
+ * the power an integer dtype). */
+enum { NPX_PY_ADD, NPX_PY_SUB, NPX_PY_MUL, NPX_PY_POW, NPX_PY_SHL, NPX_PY_NEG };
+NPX_INLINE bool npx_py_mul_fits(int64_t a, int64_t b, int64_t *r)
+{
+    if (a != 0 && b != 0 &&
+        (a > 0 ? (b > 0 ? a > INT64_MAX / b : b < INT64_MIN / a) : (b > 0 ? a < INT64_MIN / b : a < INT64_MAX / b)))
+        return false;
+    *r = (int64_t)((uint64_t)a * (uint64_t)b);
+    return true;
+}
+NPX_INLINE bool npx_py_int_fits(int op, int64_t a, int64_t b, int64_t *r)
+{
+    if (op == NPX_PY_NEG) { /* 0 - a */
+        b = a;
+        a = 0;
+        op = NPX_PY_SUB;
+    }
+    switch (op) {
+    case NPX_PY_SUB:
+        if (b < 0 ? a > INT64_MAX + b : a < INT64_MIN + b)
+            return false;
+        *r = a - b;
+        return true;
+    case NPX_PY_ADD:
+        if (b > 0 ? a > INT64_MAX - b : a < INT64_MIN - b)
+            return false;
+        *r = a + b;
+        return true;
+    case NPX_PY_MUL: return npx_py_mul_fits(a, b, r);
+    case NPX_PY_SHL:
+        if (b < 0 || (a != 0 && (b >= 63 || a > (INT64_MAX >> b) || a < (INT64_MIN >> b))))
+            return false;
+        *r = a == 0 ? 0 : (int64_t)((uint64_t)a << b);
+        return true;
+    default: {  /* NPX_PY_POW, by squaring: x is squared only while bits of b remain */
+        int64_t x = a, y = 1;
+        if (b < 0)
+            return false;
+        for (; b; b >>= 1) {
+            if ((b & 1) && !npx_py_mul_fits(y, x, &y))
+                return false;
+            if (b > 1 && !npx_py_mul_fits(x, x, &x))
+                return false;
+        }
+        *r = y;
+        return true;
+    }
+    }
+}
+/* Host code only (CUDA kernels record it: cuda/npx_device.h). */
+static inline __attribute__((unused)) void npx_py_int_error(const npx_state *st, int line, int op, long long a,
+                                                            long long b)
+{
+    static const char *const sign[] = { "+", "-", "*", "**", "<<" };
+    if (op == NPX_PY_SHL && b < 0)
+        npx_runtime_error(st, line, "negative shift count");
+    if (op == NPX_PY_POW && b < 0)
+        npx_runtime_error(st, line, "integers to negative integer powers are not allowed (exponent %lld)", b);
+    if (op == NPX_PY_NEG)
+        npx_runtime_error(st, line, "Python int -(%lld) is out of int64's range, in which npxc computes Python ints", a);
+    npx_runtime_error(st, line, "Python int %lld %s %lld is out of int64's range, in which npxc computes Python ints", a,
+                      sign[op], b);
+}
+#define NPX_PY_INT_OPS(X) X(npx_py_add, NPX_PY_ADD) X(npx_py_sub, NPX_PY_SUB) X(npx_py_mul, NPX_PY_MUL) \
+    X(npx_py_pow, NPX_PY_POW) X(npx_py_shl, NPX_PY_SHL) X(npx_py_neg, NPX_PY_NEG)
+#define X(name, op)                                                                                 \
+    static inline __attribute__((unused)) int64_t name(const npx_state *st, int line, int64_t a, int64_t b) \
+    {                                                                                               \
+        int64_t r;                                                                                  \
+        if (!npx_py_int_fits(op, a, b, &r))                                                         \
+            npx_py_int_error(st, line, op, (long long)a, (long long)b);                             \
+        return r;                                                                                   \
+    }
+NPX_PY_INT_OPS(X)
+#undef X
+
 /* np.unravel_index's flat index i into an array of n elements: NumPy's
  * ValueError unless 0 <= i < n. Host code only (CUDA kernels: cuda/npx_device.h). */
 static inline __attribute__((unused)) int64_t npx_unravel_checked(const npx_state *st, int line, int64_t i, int64_t n)

@@ -687,6 +687,13 @@ program() {
     [[ "$output" == *"/ 10.0f;"* ]]
 }
 
+@test "Python ints that may pass int64 are checked, those whose bounds npxc knows are not: N - 1 and a counter minus 1 stay plain" {
+    program $'input x: f32[N]\noutput y, z\ny = x * 0 + (N - 1) + N * 3 + 2 ** N\nz = x\nfor i in range(N // 2):\n    z = z + (i - 1) * (i * 2)'
+    run -0 "$NPXC" -t c -o - "$BATS_TEST_TMPDIR/p.npx"
+    [[ "$output" == *"(float)npx_sub_i64(N, 1) + (float)npx_py_mul(st, 3, N, 3) + (float)npx_py_pow(st, 3, 2, N)"* ]]
+    [[ "$output" == *"(float)npx_py_mul(st, 6, npx_sub_i64(i_2, 1), npx_py_mul(st, 6, i_2, 2))"* ]]
+}
+
 @test "integer maximum, minimum and clip are calls that name their operands once: a clip of an expression does not write it four times" {
     program $'input n: i32[N]\ninput x: f32[N]\noutput c\nc = np.clip((x * 10).astype(np.int32), 0, n)'
     run -0 "$NPXC" -t c -o - "$BATS_TEST_TMPDIR/p.npx"

@@ -16,7 +16,7 @@
 enum { NPX_FAIL_BINCOUNT_NEGATIVE = 1, NPX_FAIL_NEGATIVE_POWER = 2, NPX_FAIL_INDEX = 3, NPX_FAIL_ZERO_DIVISION = 4,
        NPX_FAIL_PY_INT32 = 5, NPX_FAIL_UNRAVEL = 6,
        NPX_FAIL_RANGE = 7, NPX_FAIL_BINS = 8, NPX_FAIL_MONOTONIC = 9,
-       NPX_FAIL_INCREASING = 10 };
+       NPX_FAIL_INCREASING = 10, NPX_FAIL_PY_INT = 11 };
 
 /* The first run-time error a kernel met: kind, .npx line, two values and an
  * axis; and the largest value bincount found, read by the host in the same
@@ -160,6 +160,8 @@ static inline __attribute__((unused)) npx_dev_status npx_dev_check(const npx_sta
         npx_runtime_error(st, h.line, "%s", npx_py_zero_division((int)h.a));
     if (h.kind == NPX_FAIL_PY_INT32)
         npx_runtime_error(st, h.line, "Python integer %lld out of bounds for int32", h.a);
+    if (h.kind == NPX_FAIL_PY_INT)         /* axis: the operation */
+        npx_py_int_error(st, h.line, h.axis, h.a, h.b);
     if (h.kind == NPX_FAIL_UNRAVEL)
         npx_runtime_error(st, h.line, "index %lld is out of bounds for array with size %lld", h.a, h.b);
     if (h.kind == NPX_FAIL_RANGE) {                 /* a and b: the two doubles' bits */
@@ -226,6 +228,19 @@ __device__ static inline __attribute__((unused)) int32_t npx_py_int32(npx_dev_st
         npx_dev_fail(st, line, NPX_FAIL_PY_INT32, (long long)a, 0, 0);
     return (int32_t)a;
 }
+
+/* Python ints' arithmetic in a kernel (npx_math.h): past int64 is recorded. */
+#define X(name, op)                                                                                   \
+    __device__ static inline __attribute__((unused)) int64_t name(npx_dev_status *st, int line, int64_t a, \
+                                                                  int64_t b)                          \
+    {                                                                                                 \
+        int64_t r;                                                                                    \
+        if (!npx_py_int_fits(op, a, b, &r))                                                           \
+            npx_dev_fail(st, line, NPX_FAIL_PY_INT, (long long)a, (long long)b, op);                  \
+        return r;                                                                                     \
+    }
+NPX_PY_INT_OPS(X)
+#undef X
 
 /* np.unravel_index's flat index in a kernel (npx_math.h): out of range is recorded. */
 __device__ static inline __attribute__((unused)) int64_t npx_unravel_checked(npx_dev_status *st, int line, int64_t i,
