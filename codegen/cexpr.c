@@ -317,12 +317,13 @@ static bool int_bounds(const Program *p, Ref r, int64_t *lo, int64_t *hi)
         *lo = 0, *hi = 1;
         return true;
     }
-    if (v->kind == IR_DIMVAL) {
-        *lo = 1, *hi = 1;
+    if (v->kind == IR_DIMVAL && v->dims.ndim == 1)
+        return dim_bounds(p, v->dims.d[0], lo, hi);
+    if (v->kind == IR_DIMVAL) {   /* an array's size (x.size): the runtime checked that it fits */
         for (int k = 0; k < v->dims.ndim; k++)
-            if (!dim_bounds(p, v->dims.d[k], &a[0], &a[1]) || __builtin_mul_overflow(*lo, a[0], &c[0]) ||
-                __builtin_mul_overflow(*hi, a[1], &c[1]) || (*lo = c[0]) < 0 || (*hi = c[1]) < 0)
-                return false;     /* (a counter times another dim: not worth the four products) */
+            if (DIM_IS_SYM(v->dims.d[k]) && p->syms[DIM_SYMNO(v->dims.d[k])].kind == SYM_LOOP)
+                return false;
+        *lo = 0, *hi = INT64_MAX;
         return true;
     }
     if (v->kind != IR_UFUNC || !v->weak || v->compute != NPX_I64 || !int_bounds(p, v->args[0], &a[0], &a[1]))
@@ -355,13 +356,15 @@ static bool int_bounds(const Program *p, Ref r, int64_t *lo, int64_t *hi)
 
 /* Python numbers (weak values: sizes, counters, numbers made from them) are
  * Python's, not NumPy's: a division by 0 fails, and an int that may be past
- * int64 is an error, not a wrapped number. NULL: NumPy's template. */
+ * int64 (MIN // -1 too) is an error, not a wrapped number. NULL: NumPy's
+ * template. */
 static const char *python_template(const Program *p, Ref r)
 {
     const Value *v = &p->vals[r];
     npx_dtype c = v->compute;
     int64_t lo, hi;
-    if (c == NPX_I64 && !int_bounds(p, r, &lo, &hi)) {
+    bool unbounded = c == NPX_I64 && !int_bounds(p, r, &lo, &hi);
+    if (unbounded) {
         switch (v->ufunc) {
         case UF_add: return "npx_py_add(st, $l, $0, $1)";
         case UF_subtract: return "npx_py_sub(st, $l, $0, $1)";
@@ -373,7 +376,8 @@ static const char *python_template(const Program *p, Ref r)
         }
     }
     bool division = v->ufunc == UF_true_divide || v->ufunc == UF_remainder || v->ufunc == UF_floor_divide;
-    if (!division || (c != NPX_I64 && c != NPX_F64) || never_zero(p, v->args[1]))
+    bool by_minus_one = unbounded && v->ufunc == UF_floor_divide;   /* (MIN // -1) */
+    if (!division || (c != NPX_I64 && c != NPX_F64) || (never_zero(p, v->args[1]) && !by_minus_one))
         return NULL;
     if (v->ufunc == UF_true_divide)
         return "npx_py_truediv(st, $l, $0, $1)";

@@ -255,58 +255,13 @@ static inline __attribute__((unused)) int64_t npx_pow_checked_i64(const npx_stat
     return npx_pow_i64(a, b);
 }
 
-/* Python numbers (sizes, counters, and numbers made from them) known when
- * the program runs: a division by zero is Python's ZeroDivisionError, in
- * Python's words, not NumPy's inf or 0. np.average's division by the sum
- * of its weights raises the same error, in NumPy's words. */
-enum { NPX_PY_FLOORDIV, NPX_PY_MOD, NPX_PY_TRUEDIV, NPX_PY_FLOAT_FLOORDIV, NPX_PY_FLOAT_MOD, NPX_WEIGHTS_SUM_ZERO };
-NPX_INLINE const char *npx_py_zero_division(int kind)
-{
-    switch (kind) {
-    case NPX_PY_FLOORDIV: return "integer division or modulo by zero";
-    case NPX_PY_MOD: return "integer modulo by zero";
-    case NPX_PY_TRUEDIV: return "division by zero";
-    case NPX_PY_FLOAT_FLOORDIV: return "float floor division by zero";
-    case NPX_WEIGHTS_SUM_ZERO: return "Weights sum to zero, can't be normalized";
-    default: return "float modulo";
-    }
-}
-/* X(name, type, kind, result): host code only (CUDA kernels have their own,
- * in cuda/npx_device.h) */
-#define NPX_PY_DIVISIONS(X)                                                    \
-    X(npx_py_floordiv, int64_t, NPX_PY_FLOORDIV, npx_floordiv_i64(a, b))       \
-    X(npx_py_mod, int64_t, NPX_PY_MOD, npx_mod_i64(a, b))                      \
-    X(npx_py_truediv, double, NPX_PY_TRUEDIV, a / b)                           \
-    X(npx_py_floordiv_f64, double, NPX_PY_FLOAT_FLOORDIV, npx_floordiv_f64(a, b)) \
-    X(npx_py_mod_f64, double, NPX_PY_FLOAT_MOD, npx_mod_f64(a, b))      \
-    X(npx_weights_divide_f32, float, NPX_WEIGHTS_SUM_ZERO, a / b)      \
-    X(npx_weights_divide_f64, double, NPX_WEIGHTS_SUM_ZERO, a / b)
-#define X(name, T, kind, result)                                                              \
-    static inline __attribute__((unused)) T name(const npx_state *st, int line, T a, T b)   \
-    {                                                                                         \
-        if (b == 0)                                                                           \
-            npx_runtime_error(st, line, "%s", npx_py_zero_division(kind));                    \
-        return result;                                                                        \
-    }
-NPX_PY_DIVISIONS(X)
-#undef X
-
-/* A Python int known when the program runs, converted to int32 for an
- * operation with an int32 array (NEP 50): NumPy's OverflowError when it does
- * not fit. Host code only (CUDA kernels: cuda/npx_device.h). */
-static inline __attribute__((unused)) int32_t npx_py_int32(const npx_state *st, int line, int64_t a)
-{
-    if (a < INT32_MIN || a > INT32_MAX)
-        npx_runtime_error(st, line, "Python integer %lld out of bounds for int32", (long long)a);
-    return (int32_t)a;
-}
-
 /* Python ints known when the program runs (sizes, counters, numbers made
  * from them) are computed in int64. Python's ints have no bounds, so a result
- * past int64's is an error (exit 3), not a wrapped number; a negative shift
+ * past int64's (of + - * ** << //, unary -) is an error (exit 3), not a
+ * wrapped number; a negative shift
  * count is Python's ValueError and a negative power NumPy's error (npxc gave
  * the power an integer dtype). */
-enum { NPX_PY_ADD, NPX_PY_SUB, NPX_PY_MUL, NPX_PY_POW, NPX_PY_SHL, NPX_PY_NEG };
+enum { NPX_PY_ADD, NPX_PY_SUB, NPX_PY_MUL, NPX_PY_POW, NPX_PY_SHL, NPX_PY_QUOTIENT, NPX_PY_NEG };
 NPX_INLINE bool npx_py_mul_fits(int64_t a, int64_t b, int64_t *r)
 {
     if (a != 0 && b != 0 &&
@@ -334,6 +289,11 @@ NPX_INLINE bool npx_py_int_fits(int op, int64_t a, int64_t b, int64_t *r)
         *r = a + b;
         return true;
     case NPX_PY_MUL: return npx_py_mul_fits(a, b, r);
+    case NPX_PY_QUOTIENT:   /* a // b, b not 0 (checked before) */
+        if (a == INT64_MIN && b == -1)
+            return false;
+        *r = npx_floordiv_i64(a, b);
+        return true;
     case NPX_PY_SHL:
         if (b < 0 || (a != 0 && (b >= 63 || a > (INT64_MAX >> b) || a < (INT64_MIN >> b))))
             return false;
@@ -358,7 +318,7 @@ NPX_INLINE bool npx_py_int_fits(int op, int64_t a, int64_t b, int64_t *r)
 static inline __attribute__((unused)) void npx_py_int_error(const npx_state *st, int line, int op, long long a,
                                                             long long b)
 {
-    static const char *const sign[] = { "+", "-", "*", "**", "<<" };
+    static const char *const sign[] = { "+", "-", "*", "**", "<<", "//" };
     if (op == NPX_PY_SHL && b < 0)
         npx_runtime_error(st, line, "negative shift count");
     if (op == NPX_PY_POW && b < 0)
@@ -369,7 +329,7 @@ static inline __attribute__((unused)) void npx_py_int_error(const npx_state *st,
                       sign[op], b);
 }
 #define NPX_PY_INT_OPS(X) X(npx_py_add, NPX_PY_ADD) X(npx_py_sub, NPX_PY_SUB) X(npx_py_mul, NPX_PY_MUL) \
-    X(npx_py_pow, NPX_PY_POW) X(npx_py_shl, NPX_PY_SHL) X(npx_py_neg, NPX_PY_NEG)
+    X(npx_py_pow, NPX_PY_POW) X(npx_py_shl, NPX_PY_SHL) X(npx_py_quotient, NPX_PY_QUOTIENT) X(npx_py_neg, NPX_PY_NEG)
 #define X(name, op)                                                                                 \
     static inline __attribute__((unused)) int64_t name(const npx_state *st, int line, int64_t a, int64_t b) \
     {                                                                                               \
@@ -380,6 +340,52 @@ static inline __attribute__((unused)) void npx_py_int_error(const npx_state *st,
     }
 NPX_PY_INT_OPS(X)
 #undef X
+
+/* Python numbers (sizes, counters, and numbers made from them) known when
+ * the program runs: a division by zero is Python's ZeroDivisionError, in
+ * Python's words, not NumPy's inf or 0. np.average's division by the sum
+ * of its weights raises the same error, in NumPy's words. */
+enum { NPX_PY_FLOORDIV, NPX_PY_MOD, NPX_PY_TRUEDIV, NPX_PY_FLOAT_FLOORDIV, NPX_PY_FLOAT_MOD, NPX_WEIGHTS_SUM_ZERO };
+NPX_INLINE const char *npx_py_zero_division(int kind)
+{
+    switch (kind) {
+    case NPX_PY_FLOORDIV: return "integer division or modulo by zero";
+    case NPX_PY_MOD: return "integer modulo by zero";
+    case NPX_PY_TRUEDIV: return "division by zero";
+    case NPX_PY_FLOAT_FLOORDIV: return "float floor division by zero";
+    case NPX_WEIGHTS_SUM_ZERO: return "Weights sum to zero, can't be normalized";
+    default: return "float modulo";
+    }
+}
+/* X(name, type, kind, result): host code only (CUDA kernels have their own,
+ * in cuda/npx_device.h) */
+#define NPX_PY_DIVISIONS(X)                                                    \
+    X(npx_py_floordiv, int64_t, NPX_PY_FLOORDIV, npx_py_quotient(st, line, a, b)) \
+    X(npx_py_mod, int64_t, NPX_PY_MOD, npx_mod_i64(a, b))                      \
+    X(npx_py_truediv, double, NPX_PY_TRUEDIV, a / b)                           \
+    X(npx_py_floordiv_f64, double, NPX_PY_FLOAT_FLOORDIV, npx_floordiv_f64(a, b)) \
+    X(npx_py_mod_f64, double, NPX_PY_FLOAT_MOD, npx_mod_f64(a, b))      \
+    X(npx_weights_divide_f32, float, NPX_WEIGHTS_SUM_ZERO, a / b)      \
+    X(npx_weights_divide_f64, double, NPX_WEIGHTS_SUM_ZERO, a / b)
+#define X(name, T, kind, result)                                                              \
+    static inline __attribute__((unused)) T name(const npx_state *st, int line, T a, T b)   \
+    {                                                                                         \
+        if (b == 0)                                                                           \
+            npx_runtime_error(st, line, "%s", npx_py_zero_division(kind));                    \
+        return result;                                                                        \
+    }
+NPX_PY_DIVISIONS(X)
+#undef X
+
+/* A Python int known when the program runs, converted to int32 for an
+ * operation with an int32 array (NEP 50): NumPy's OverflowError when it does
+ * not fit. Host code only (CUDA kernels: cuda/npx_device.h). */
+static inline __attribute__((unused)) int32_t npx_py_int32(const npx_state *st, int line, int64_t a)
+{
+    if (a < INT32_MIN || a > INT32_MAX)
+        npx_runtime_error(st, line, "Python integer %lld out of bounds for int32", (long long)a);
+    return (int32_t)a;
+}
 
 /* np.unravel_index's flat index i into an array of n elements: NumPy's
  * ValueError unless 0 <= i < n. Host code only (CUDA kernels: cuda/npx_device.h). */

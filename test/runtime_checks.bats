@@ -368,23 +368,25 @@ load test_helper
 @test "a Python int known at run time past int64 is an error naming it, exit 3, not a wrapped number, on both targets" {
     # each statement reads its own size: A * 4e18 fits for A = 2, B + (2**63 - 8)
     # for B = 7, and so on; one more does not (Python's ints would hold it)
-    printf '%s\n' 'input x: f32[A]' 'input z: f32[B, C, D, E]' 'output y' \
+    printf '%s\n' 'input x: f32[A]' 'input z: f32[B, C, D, E, F]' 'output y' \
         'm = A * 4000000000000000000' 's = B + 9223372036854775800' 'd = -9223372036854775800 - C' \
         'p = 2 ** (D + 60)' 'h = 1 << (E + 60)' 'n = -(A - 9223372036854775807 - 2)' \
-        'y = x + m + s + d + p + h + n + z.shape[0] * 3' >"$BATS_TEST_TMPDIR/big.npx"
-    local fits="A=2 B=7 C=8 D=2 E=2"
+        'q = (F - 9223372036854775807 - 2) // -1' \
+        'y = x + m + s + d + p + h + n + q + z.shape[0] * 3' >"$BATS_TEST_TMPDIR/big.npx"
+    local fits="A=2 B=7 C=8 D=2 E=2 F=2"
     # sizes: the --dim arguments of fits, with $1 (N=value) in place of N's
     sizes() { local d; for d in $fits; do [ "${d%%=*}" = "${1%%=*}" ] && d=$1; echo "--dim $d"; done; }
     # shellcheck disable=SC2046  # a list of arguments
     check_program "$BATS_TEST_TMPDIR/big.npx" --random 1 $(sizes)
     build_program "$BATS_TEST_TMPDIR/big.npx"
-    local what=(A=3 B=8 C=9 D=3 E=3 A=1) message=(
+    local what=(A=3 B=8 C=9 D=3 E=3 A=1 F=1) message=(
         "big.npx:4: Python int 3 * 4000000000000000000 is out of int64's range"
         "big.npx:5: Python int 8 + 9223372036854775800 is out of int64's range"
         "big.npx:6: Python int -9223372036854775800 - 9 is out of int64's range"
         "big.npx:7: Python int 2 ** 63 is out of int64's range"
         "big.npx:8: Python int 1 << 63 is out of int64's range"
-        "big.npx:9: Python int -(-9223372036854775808) is out of int64's range")
+        "big.npx:9: Python int -(-9223372036854775808) is out of int64's range"
+        "big.npx:10: Python int -9223372036854775808 // -1 is out of int64's range")
     local k
     for k in "${!what[@]}"; do
         # shellcheck disable=SC2046

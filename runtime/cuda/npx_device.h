@@ -210,6 +210,19 @@ NPX_DEV_POW_CHECKED(i32, int32_t)
 NPX_DEV_POW_CHECKED(i64, int64_t)
 #undef NPX_DEV_POW_CHECKED
 
+/* Python ints' arithmetic in a kernel (npx_math.h): past int64 is recorded. */
+#define X(name, op)                                                                                   \
+    __device__ static inline __attribute__((unused)) int64_t name(npx_dev_status *st, int line, int64_t a, \
+                                                                  int64_t b)                          \
+    {                                                                                                 \
+        int64_t r;                                                                                    \
+        if (!npx_py_int_fits(op, a, b, &r))                                                           \
+            npx_dev_fail(st, line, NPX_FAIL_PY_INT, (long long)a, (long long)b, op);                  \
+        return r;                                                                                     \
+    }
+NPX_PY_INT_OPS(X)
+#undef X
+
 /* Python numbers' divisions in a kernel (npx_math.h): by zero is recorded. */
 #define X(name, T, kind, result)                                                                  \
     __device__ static inline __attribute__((unused)) T name(npx_dev_status *st, int line, T a, T b) \
@@ -228,19 +241,6 @@ __device__ static inline __attribute__((unused)) int32_t npx_py_int32(npx_dev_st
         npx_dev_fail(st, line, NPX_FAIL_PY_INT32, (long long)a, 0, 0);
     return (int32_t)a;
 }
-
-/* Python ints' arithmetic in a kernel (npx_math.h): past int64 is recorded. */
-#define X(name, op)                                                                                   \
-    __device__ static inline __attribute__((unused)) int64_t name(npx_dev_status *st, int line, int64_t a, \
-                                                                  int64_t b)                          \
-    {                                                                                                 \
-        int64_t r;                                                                                    \
-        if (!npx_py_int_fits(op, a, b, &r))                                                           \
-            npx_dev_fail(st, line, NPX_FAIL_PY_INT, (long long)a, (long long)b, op);                  \
-        return r;                                                                                     \
-    }
-NPX_PY_INT_OPS(X)
-#undef X
 
 /* np.unravel_index's flat index in a kernel (npx_math.h): out of range is recorded. */
 __device__ static inline __attribute__((unused)) int64_t npx_unravel_checked(npx_dev_status *st, int line, int64_t i,
