@@ -397,6 +397,8 @@ static const char *cx_ufunc(Emitter *e, Ref r, Idx idx)
     }
     npx_dtype c = v->compute;
     const char *tmpl = v->weak ? python_template(e->p, r) : NULL;
+    if (v->ufunc == UF_square && (!atomic(args[0]) || strchr(args[0], '(')))
+        tmpl = "npx_square_$t($0)";       /* an expression, written once */
     return apply(e, tmpl ? tmpl : ufunc_template(v->ufunc, c), args, c, e->p->stmts[v->stmt].line);
 }
 

@@ -27,6 +27,7 @@
     NPX_INLINE T npx_sub_##s(T a, T b) { return (T)((U)a - (U)b); }            \
     NPX_INLINE T npx_mul_##s(T a, T b) { return (T)((U)a * (U)b); }            \
     NPX_INLINE T npx_neg_##s(T a) { return (T)((U)0 - (U)a); }                 \
+    NPX_INLINE T npx_square_##s(T a) { return npx_mul_##s(a, a); }             \
     NPX_INLINE T npx_abs_##s(T a) { return a < 0 ? npx_neg_##s(a) : a; }       \
     NPX_INLINE T npx_sign_##s(T a) { return (T)((a > 0) - (a < 0)); }          \
     NPX_INLINE T npx_maximum_##s(T a, T b) { return a > b ? a : b; }           \
@@ -79,6 +80,7 @@ NPX_INT_OPS(i64, int64_t, uint64_t, 64)
 
 /* Floats: F the type, fn its libm suffix (f or nothing). */
 #define NPX_FLOAT_OPS(s, F, fn)                                                \
+    NPX_INLINE F npx_square_##s(F a) { return a * a; }                         \
     /* NumPy's npy_divmod: fmod, then fix up to Python's convention. */        \
     NPX_INLINE F npx_divmod_##s(F a, F b, F *modulus)                          \
     {                                                                          \

@@ -701,6 +701,14 @@ program() {
     [ "$(grep -o 'npx_f32_to_i32(x\[' <<<"$output" | wc -l)" -eq 1 ]
 }
 
+@test "the square of an expression names it once (npx_square_f32(x - y * 2)); of an element it stays x * x" {
+    program $'input x: f32[N]\ninput y: f32[N]\ninput k: i32[N]\noutput a, b\na = (x - y * 2) ** 2 + np.square(np.exp(x)) + x ** 2\nb = (k + 3) ** 2'
+    run -0 "$NPXC" -t c -o - "$BATS_TEST_TMPDIR/p.npx"
+    [[ "$output" == *"npx_square_f32(x[i"*"] - y[i"*"] * 2.0f) + npx_square_f32(expf(x[i"*"])) + x[i"*"] * x[i"*"];"* ]]
+    [[ "$output" == *"npx_square_i32(npx_add_i32(k"*"[i"*"], 3));"* ]]
+    [ "$(grep -c 'expf(x\[' <<<"$output")" -eq 1 ]
+}
+
 @test "a reduction kept as an axis (keepdims) and one in a row group compute their reader too: unit-length rows store the roots, not the sums" {
     program $'input x: f32[N, D]\noutput unit\nunit = x / np.sqrt((x ** 2).sum(axis=1, keepdims=True))'
     npx_exec "npxc" "$NPXC" "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.c"
