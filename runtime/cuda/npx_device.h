@@ -215,7 +215,7 @@ NPX_DEV_POW_CHECKED(i64, int64_t)
     __device__ static inline __attribute__((unused)) int64_t name(npx_dev_status *st, int line, int64_t a, \
                                                                   int64_t b)                          \
     {                                                                                                 \
-        int64_t r;                                                                                    \
+        int64_t r = 0;                                                                                \
         if (!npx_py_int_fits(op, a, b, &r))                                                           \
             npx_dev_fail(st, line, NPX_FAIL_PY_INT, (long long)a, (long long)b, op);                  \
         return r;                                                                                     \
