@@ -335,7 +335,7 @@ static inline __attribute__((unused)) void npx_py_int_error(const npx_state *st,
 #define X(name, op)                                                                                 \
     static inline __attribute__((unused)) int64_t name(const npx_state *st, int line, int64_t a, int64_t b) \
     {                                                                                               \
-        int64_t r = 0;                                                                                \
+        int64_t r = 0;                                                                              \
         if (!npx_py_int_fits(op, a, b, &r))                                                         \
             npx_py_int_error(st, line, op, (long long)a, (long long)b);                             \
         return r;                                                                                   \
