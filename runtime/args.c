@@ -100,7 +100,7 @@ static int npx_arg_dim(const npx_program *p, const char *v, npx_opts *o)
 {
     const char *eq = strchr(v, '=');
     long long n;
-    if (!eq) {
+    if (!eq || eq == v) {
         npx_error("--dim %s: expected SYM=N, e.g. --dim %s=10", v, p->nsyms ? p->syms[0] : "B");
         return -1;
     }
@@ -129,7 +129,7 @@ static int npx_arg_bench(const char *v, npx_opts *o)
 {
     long long n;
     if (!npx_arg_int(v, 1, 1000000000, &n)) {
-        npx_error("--bench: '%s' is not a number of runs (a positive integer)", v);
+        npx_error("--bench: '%s' is not a number of runs (an integer from 1 to 1000000000)", v);
         return -1;
     }
     o->bench = n;

@@ -218,11 +218,15 @@ assert np.load('out/y.npy')[1, 2] == 5 * 2.5 + 1"
     [ "$output" = "handmade: error: --dim B=-3: '-3' is not a size (a non-negative integer)" ]
     run -2 "$HM" --dim B
     [ "$output" = "handmade: error: --dim B: expected SYM=N, e.g. --dim B=10" ]
+    run -2 "$HM" --dim =3
+    [ "$output" = "handmade: error: --dim =3: expected SYM=N, e.g. --dim B=10" ]
 }
 
-@test "--bench needs a positive count" {
+@test "--bench needs a positive count, at most 1000000000" {
     run -2 "$HM" --bench 0
-    [ "$output" = "handmade: error: --bench: '0' is not a number of runs (a positive integer)" ]
+    [ "$output" = "handmade: error: --bench: '0' is not a number of runs (an integer from 1 to 1000000000)" ]
+    run -2 "$HM" --bench 99999999999
+    [[ "$output" == *"'99999999999' is not a number of runs (an integer from 1 to 1000000000)"* ]]
     run -2 "$HM" --bench x
     [[ "$output" == *"'x' is not a number of runs"* ]]
 }
