@@ -285,14 +285,18 @@ static bool checks_inline(const Program *p, Ref r)
  * it) would check only those of an operand that checks as it is computed:
  * NumPy computes np.take(y, p) whole before [0] reads one element of it,
  * and a position out of bounds in p[1:] is its IndexError. Such an operand
- * is stored first, in a loop of its own that checks every element. */
+ * is stored first, in a loop of its own that checks every element. So are
+ * a take's positions that check (x[2:5, np.take(y, p)]): where another axis
+ * empties the take, its loop reads none of them. */
 static void store_checked_in_part(Program *p)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *u = &p->vals[r];
         bool live = u->uses || u->materialize;
-        if (live && (u->kind == IR_INDEX || u->kind == IR_TAKE) && checks_inline(p, u->args[0]))
-            p->vals[u->args[0]].materialize = true;
+        int read_in_part = !live ? 0 : u->kind == IR_TAKE ? u->nargs : u->kind == IR_INDEX;
+        for (int i = 0; i < read_in_part; i++)
+            if (checks_inline(p, u->args[i]))
+                p->vals[u->args[i]].materialize = true;
     }
 }
 

@@ -551,6 +551,20 @@ load test_helper
     [ ! -e "$BATS_TEST_TMPDIR/cout/h.npy" ]
 }
 
+@test "a take's positions that check themselves are checked where another axis empties the take, as NumPy does" {
+    # m[2:5] of one row is empty, so the take reads none of its positions;
+    # NumPy computes np.take(s, s) first, and its position 5 fails
+    printf 'input m: f64[B, N]\ninput s: i64[2]\noutput g\ng = m[2:5, np.take(s, s) %% N]\n' >"$BATS_TEST_TMPDIR/empty.npx"
+    "$PYTHON" -c 'import numpy as np, sys; np.save(sys.argv[1], np.array([0, 5], np.int64))' "$BATS_TEST_TMPDIR/s.npy"
+    build_program "$BATS_TEST_TMPDIR/empty.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/empty.npx"
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -3 "$prog" s="$BATS_TEST_TMPDIR/s.npy" --random 1 --dim B=1 --dim N=3 -o "$BATS_TEST_TMPDIR/out"
+        [[ $output == *"empty.npx:4: index 5 is out of bounds for axis 0 with size 2"* ]]
+        [ ! -e "$BATS_TEST_TMPDIR/out/g.npy" ]
+    done
+}
+
 @test "what a take or an integer power checks as it computes is checked whole where only part of it is read, as NumPy does" {
     # NumPy computes np.take(y, p) (or k ** e) whole before [0] picks one
     # element: a bad position or exponent anywhere fails, not only where read.
