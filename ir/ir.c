@@ -322,6 +322,30 @@ bool ir_warp_across_results(Program *p, Ref r)
     return last_kept >= 0 && !(loops & READS_UNKNOWN) && loops >> last_kept & 1 && !(loops & v->axes);
 }
 
+/* The most elements an axis of size d can have: d, or for a slice whose two
+ * ends count from the same side (x[2:5], x[:4], x[-3:], x[3::-1]) their
+ * distance over the step, whatever it slices; -1 when only the run knows.
+ * A position from the back is p - n; an absent end is the one its step
+ * starts or stops at (x[:4] starts at 0 from the front, x[-3:] stops at 0
+ * from the back, x[3::-1] stops at -1 from the front). */
+static int64_t dim_most(const Program *p, Dim d)
+{
+    if (!DIM_IS_SYM(d))
+        return d;
+    const Sym *s = &p->syms[DIM_SYMNO(d)];
+    if (s->kind != SYM_SLICE)
+        return -1;
+    bool up = s->step > 0;
+    bool start_back = s->start == NPX_NO_BOUND ? !up : s->start < 0;
+    bool stop_back = s->stop == NPX_NO_BOUND ? up : s->stop < 0;
+    int64_t start = s->start != NPX_NO_BOUND ? s->start : up ? 0 : -1;
+    int64_t stop = s->stop != NPX_NO_BOUND ? s->stop : up ? 0 : -1;
+    if (start_back != stop_back)
+        return -1;
+    int64_t span = up ? stop - start : start - stop, step = up ? s->step : -s->step;
+    return span <= 0 ? 0 : (span + step - 1) / step;
+}
+
 bool ir_thread_per_result(Program *p, Ref r)
 {
     const Value *v = V(p, r);
@@ -331,9 +355,10 @@ bool ir_thread_per_result(Program *p, Ref r)
     int64_t count = 1;
     for (int k = 0; k < s->ndim; k++)
         if (v->axes >> k & 1) {
-            if (DIM_IS_SYM(s->d[k]))
+            int64_t most = dim_most(p, s->d[k]);
+            if (most < 0 || most > NPX_THREAD_FOLD)
                 return false;
-            count *= s->d[k];
+            count *= most;
         }
     return count <= NPX_THREAD_FOLD;
 }

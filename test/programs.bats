@@ -516,6 +516,15 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/tri_tile_repeat_roll.npx"
 }
 
+@test "reductions over slices of a few elements at most (x[:, 2:5], x[:, -3:], x[:, 3::-1]) match NumPy, the axis shorter or longer" {
+    check_program "$BATS_TEST_DIRNAME/programs/short_slices.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/short_slices.npx" --random 4 --dim N=3 --dim M=1
+    check_program "$BATS_TEST_DIRNAME/programs/short_slices.npx" --random 5 --dim N=300 --dim M=2
+    run -0 "$NPXC" -t cuda --explain "$BATS_TEST_DIRNAME/programs/short_slices.npx"
+    [ "$(grep -c 'a thread per result' <<<"$output")" -eq 5 ]
+    [ "$(grep -c 'a block per result' <<<"$output")" -eq 2 ]
+}
+
 @test "diagonal, diag and trace: offsets, vectors on a diagonal, sum's dtype" {
     check_program "$BATS_TEST_DIRNAME/programs/diagonals.npx"
     check_program "$BATS_TEST_DIRNAME/programs/diagonals.npx" --random 3 --dim N=1 --dim M=2
