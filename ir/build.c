@@ -243,12 +243,7 @@ bool build_python_int(Ufunc f, int64_t a, int64_t b, int64_t *out)
     case UF_positive: *out = a; return true;
     case UF_maximum: *out = a > b ? a : b; return true;
     case UF_minimum: *out = a < b ? a : b; return true;
-    case UF_power: {
-        bool overflow = b < 0;                   /* (a Python float) */
-        for (*out = 1; b > 0 && !overflow; b--)
-            overflow = __builtin_mul_overflow(*out, a, out);
-        return !overflow;
-    }
+    case UF_power: return npx_py_int_fits(NPX_PY_POW, a, b, out);   /* (b < 0: a Python float) */
     case UF_floor_divide:
     case UF_remainder: {                         /* floor, the divisor's sign */
         if (b == 0 || (f == UF_floor_divide && a == INT64_MIN && b == -1))

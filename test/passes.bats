@@ -687,6 +687,12 @@ program() {
     [[ "$output" == *"/ 10.0f;"* ]]
 }
 
+@test "a Python int power of literals folds by squaring: 1 ** 10**12 and 3 ** 39 are numbers at once, not 10**12 multiplications" {
+    program $'const A = 1 ** 1000000000000\ninput x: f32[N]\noutput y\ny = x + A + (-1) ** 1000000000001 + 3 ** 39 + (-2) ** 63'
+    run -0 timeout 20 "$NPXC" -t c -o - "$BATS_TEST_TMPDIR/p.npx"
+    [[ "$output" == *"x[i"*"] + 1.0f + -1.0f + (float)INT64_C(4052555153018976267) + (float)INT64_MIN;"* ]]
+}
+
 @test "Python ints that may pass int64 are checked, those whose bounds npxc knows are not: N - 1 and a counter minus 1 stay plain" {
     program $'input x: f32[N]\noutput y, z\ny = x * 0 + (N - 1) + N * 3 + 2 ** N\nz = x\nfor i in range(N // 2):\n    z = z + (i - 1) * (i * 2)'
     run -0 "$NPXC" -t c -o - "$BATS_TEST_TMPDIR/p.npx"
