@@ -236,27 +236,18 @@ static Ref fold_known_answer(Program *p, Span span, Ref r)
 bool build_python_int(Ufunc f, int64_t a, int64_t b, int64_t *out)
 {
     switch (f) {
-    case UF_add: return !__builtin_add_overflow(a, b, out);
-    case UF_subtract: return !__builtin_sub_overflow(a, b, out);
-    case UF_multiply: return !__builtin_mul_overflow(a, b, out);
-    case UF_negative: return !__builtin_sub_overflow(0, a, out);
+    case UF_add: return npx_py_int_fits(NPX_PY_ADD, a, b, out);
+    case UF_subtract: return npx_py_int_fits(NPX_PY_SUB, a, b, out);
+    case UF_multiply: return npx_py_int_fits(NPX_PY_MUL, a, b, out);
+    case UF_negative: return npx_py_int_fits(NPX_PY_NEG, a, 0, out);
     case UF_positive: *out = a; return true;
     case UF_maximum: *out = a > b ? a : b; return true;
     case UF_minimum: *out = a < b ? a : b; return true;
     case UF_power: return npx_py_int_fits(NPX_PY_POW, a, b, out);   /* (b < 0: a Python float) */
-    case UF_floor_divide:
-    case UF_remainder: {                         /* floor, the divisor's sign */
-        if (b == 0 || (f == UF_floor_divide && a == INT64_MIN && b == -1))
-            return false;
-        if (b == -1) {                           /* (C's MIN / -1 and MIN % -1 overflow) */
-            *out = f == UF_remainder ? 0 : -a;
-            return true;
-        }
-        int64_t q = a / b, m = a % b;
-        bool fix = m != 0 && (m < 0) != (b < 0);
-        *out = f == UF_remainder ? (fix ? m + b : m) : (fix ? q - 1 : q);
-        return true;
-    }
+    case UF_floor_divide: return b != 0 && npx_py_int_fits(NPX_PY_QUOTIENT, a, b, out);
+    case UF_remainder:                           /* (MIN % -1 is 0, as in Python) */
+        *out = npx_mod_i64(a, b);
+        return b != 0;
     default: return false;
     }
 }

@@ -260,9 +260,9 @@ static inline __attribute__((unused)) int64_t npx_pow_checked_i64(const npx_stat
 /* Python ints known when the program runs (sizes, counters, numbers made
  * from them) are computed in int64. Python's ints have no bounds, so a result
  * past int64's (of + - * ** << //, unary -) is an error (exit 3), not a
- * wrapped number; a negative shift
- * count is Python's ValueError and a negative power NumPy's error (npxc gave
- * the power an integer dtype). */
+ * wrapped number; a negative shift count is Python's ValueError and a
+ * negative power NumPy's error (npxc gave the power an integer dtype). The
+ * compiler folds literals with the same function (ir/build.c). */
 enum { NPX_PY_ADD, NPX_PY_SUB, NPX_PY_MUL, NPX_PY_POW, NPX_PY_SHL, NPX_PY_QUOTIENT, NPX_PY_NEG };
 NPX_INLINE bool npx_py_mul_fits(int64_t a, int64_t b, int64_t *r)
 {
