@@ -476,6 +476,18 @@ def np_power(a, b):
     return np.power(a, b)
 
 
+def where_checked(c, a, b):
+    """np.where, but a Python int that the other operand's integer dtype cannot
+    hold is an OverflowError, as in every ufunc and in npxc; NumPy 2's where
+    casts it unchecked (numpy/numpy#27006)."""
+    for x, other in ((a, b), (b, a)):
+        if type(x) is int and kind(other) in "iu" and not isinstance(other, int):
+            info = np.iinfo(np.asarray(other).dtype)
+            if not info.min <= x <= info.max:
+                raise OverflowError("Python integer %d out of bounds for %s" % (x, info.dtype))
+    return np.where(c, a, b)
+
+
 def to_int_checked(dt):
     def fn(a):
         x = np.asarray(a)
@@ -760,7 +772,7 @@ class Gen:
     def where(self, d):
         c = self.operand(d, lambda n: kind(n.g) in "bi" and np.ndim(n.g) > 0, lit=False, exact=True)
         a, b = self.operand(d), self.operand(d)
-        return self.fcall("where", [c.text, a.text, b.text], [c, a, b], np.where)
+        return self.fcall("where", [c.text, a.text, b.text], [c, a, b], where_checked)
 
     def clip(self, d):
         a = self.operand(d, lambda n: np.ndim(n.g) > 0, lit=False)
@@ -2080,7 +2092,7 @@ class Gen:
                 node = self.fcall(name, [Y.text, e.text], [Y, e], getattr(np, name))
             elif x < 0.85:
                 c = self.operand(1, lambda n: kind(n.g) == "b" and np.ndim(n.g) > 0, lit=False, exact=True)
-                node = self.fcall("where", [c.text, Y.text, e.text], [c, Y, e], np.where)
+                node = self.fcall("where", [c.text, Y.text, e.text], [c, Y, e], where_checked)
             elif np.ndim(old) > 0:                 # the same values in another order
                 k = r.randrange(np.ndim(old))
                 node = Node("%s[%s]" % (y, ", ".join([":"] * k + ["::-1"])), 10, [Y],
