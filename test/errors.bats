@@ -234,6 +234,10 @@ PY
     check_diagnostic "$BATS_TEST_DIRNAME/errors/len_scalar_types.npx"
 }
 
+@test "np.where with a Python int its other operand's int32 cannot hold is OverflowError, as in the ufuncs (not NumPy's unchecked cast)" {
+    check_diagnostic "$BATS_TEST_DIRNAME/errors/where_python_int.npx"
+}
+
 @test "flip, diff and the stacking functions reject axes, orders and shapes as NumPy does" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/arrange.npx"
 }
