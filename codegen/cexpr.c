@@ -695,13 +695,31 @@ const char *cx_value(Emitter *e, Ref r, Idx idx, npx_dtype to)
     return cx_convert(e, cx_raw(e, r, idx, false), v->dtype, to);
 }
 
-const char *cx_host_int(Emitter *e, Ref r)
+static const char *cx_host(Emitter *e, Ref r, npx_dtype to)
 {
     bool was = e->on_host;
     e->on_host = true;
-    const char *s = cx_value(e, r, NULL, NPX_I64);
+    const char *s = cx_value(e, r, NULL, to);
     e->on_host = was;
     return s;
+}
+
+const char *cx_host_int(Emitter *e, Ref r)
+{
+    return cx_host(e, r, NPX_I64);
+}
+
+bool cx_python_may_fail(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    if (v->kind == IR_CAST)
+        return v->checked;
+    return v->kind == IR_UFUNC && v->weak && v->nargs && python_template(p, r);
+}
+
+const char *cx_python_number(Emitter *e, Ref r)
+{
+    return cx_host(e, r, V(e->p, r)->dtype);
 }
 
 const char *cx_define(Emitter *e, Ref r, Idx idx)

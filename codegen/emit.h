@@ -56,6 +56,12 @@ const char *cx_define(Emitter *e, Ref r, Idx idx);
  * copies), computed again where it is read, host or kernel, never read from
  * where it is stored (device memory): a range's bound, a window's start. */
 const char *cx_host_int(Emitter *e, Ref r);                /* compute r, in its dtype */
+/* A Python number (weak: sizes, counters, literals and what the program
+ * computes from them) whose computation may fail: a division by 0, an int
+ * past int64's range, or one that int32 cannot hold where NumPy converts it
+ * (python_template; a checked CAST). cx_python_number computes r on the host. */
+bool cx_python_may_fail(const Program *p, Ref r);
+const char *cx_python_number(Emitter *e, Ref r);
 const char *cx_arange(Emitter *e, const Value *v, const char *i);   /* arange's element i */
 const char *cx_load(Emitter *e, Ref r, const char *flat);          /* element flat of stored r */
 /* element idx of stored r, where s is its shape (or, for a reduction, its

@@ -405,13 +405,88 @@ static void emit_derived_sizes(Emitter *e, Ref after)
             emit_derived_size(e, &e->p->syms[i]);
 }
 
-/* What statement st checks before it computes anything: sizes, and that
- * the names bound only in loops it reads have values. */
+/* Whether the host can compute Python number r before statement st: it
+ * reads literals, and sizes and counters known by then, through operations
+ * stored nowhere (not a name a loop carries). */
+static bool host_computes_before(const Program *p, const IrStmt *st, Ref r)
+{
+    const Value *v = &p->vals[r];
+    if (v->kind == IR_LITERAL)
+        return true;
+    if (v->kind == IR_DIMVAL) {
+        for (int k = 0; k < v->dims.ndim; k++)
+            if (sized_in(p, st, v->dims.d[k]))
+                return false;
+        return true;
+    }
+    bool python = v->weak || (v->kind == IR_CAST && v->checked);   /* (an int NumPy converts to int32) */
+    if (!python || v->materialize || (v->kind != IR_UFUNC && v->kind != IR_CAST))
+        return false;
+    for (int i = 0; i < v->nargs; i++)
+        if (!host_computes_before(p, st, v->args[i]))
+            return false;
+    return true;
+}
+
+/* Whether Python number u reads r, itself or through other Python numbers. */
+static bool python_reads(const Program *p, Ref u, Ref r)
+{
+    const Value *v = &p->vals[u];
+    for (int i = 0; i < v->nargs; i++)
+        if (v->args[i] == r || (p->vals[v->args[i]].weak && python_reads(p, v->args[i], r)))
+            return true;
+    return false;
+}
+
+/* A Python number of statement s that may fail and that the host can
+ * compute before it. */
+static bool python_check(const Program *p, int s, Ref r)
+{
+    const Value *v = &p->vals[r];
+    return v->stmt == s && v->uses && cx_python_may_fail(p, r) && host_computes_before(p, &p->stmts[s], r);
+}
+
+/* Python computes the Python numbers of a statement before NumPy reads
+ * any: those that may fail (m << m past int64, a division by 0, an int that
+ * int32 cannot hold) are computed once before the statement's loops, so that
+ * their errors come first and also where no element reads them (an empty
+ * array, the other side of a where). Each once: not again inside another. */
+static void emit_python_checks(Emitter *e, const IrStmt *st)
+{
+    const Program *p = e->p;
+    int s = (int)(st - p->stmts);
+    const char *done[8];                 /* (the same number read twice is computed once) */
+    int ndone = 0;
+    for (Ref r = 1; r < p->nvals; r++) {
+        if (!python_check(p, s, r))
+            continue;
+        bool inside = false;
+        for (Ref u = r + 1; u < p->nvals && !inside; u++)
+            inside = python_check(p, s, u) && python_reads(p, u, r);
+        const char *x = cx_python_number(e, r);
+        for (int i = 0; i < ndone && !inside; i++)
+            inside = strcmp(done[i], x) == 0;
+        if (inside)
+            continue;
+        if (ndone == 0)
+            emit_line(e, "/* Python computes its numbers before NumPy reads them: their errors first, "
+                         "also where no element reads them */");
+        if (ndone < (int)(sizeof done / sizeof *done))
+            done[ndone++] = x;
+        emit_line(e, "(void)%s;", x);
+    }
+}
+
+/* What statement st checks before it computes anything: sizes, that the
+ * names bound only in loops it reads have values, and the Python numbers
+ * that may fail (a loop's range is computed before it anyway). */
 static void emit_statement_checks(Emitter *e, const IrStmt *st)
 {
     emit_checks(e, st, 0);
     for (int i = 0; i < st->nbound_checks; i++)
         emit_bound_check(e, st, V(e->p, st->bound_checks[i]));
+    if (st->kind != ST_FOR)
+        emit_python_checks(e, st);
 }
 
 /* A C scalar carried into a loop, whose value may not be bound yet: its

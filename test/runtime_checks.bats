@@ -329,6 +329,33 @@ load test_helper
     [[ $output == *"zd.npx:5: division by zero"* ]]
 }
 
+@test "a Python number that fails fails before its statement, as Python computes it first: also where no element reads it" {
+    # each statement's number fails for its own size set to 2; no element
+    # reads it where k is empty (N = 0) or where picks k
+    printf '%s\n' 'input k: i32[N]' 'input s: f32[A, B, C, D]' 'output a, b, c, w' 'a = k + A * 1500000000' \
+        'b = k * (7 // (B - 2))' 'c = k * (3 ** (C + 38) // 3 ** (C + 38))' 'w = np.where(k == k, k, D << 30)' \
+        >"$BATS_TEST_TMPDIR/first.npx"
+    check_program "$BATS_TEST_TMPDIR/first.npx" --random 1 --dim N=3 --dim A=1 --dim B=1 --dim C=1 --dim D=1
+    build_program "$BATS_TEST_TMPDIR/first.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/first.npx"
+    local prog n k sizes=(A B C D) message=(
+        "first.npx:4: Python integer 3000000000 out of bounds for int32"
+        "first.npx:5: integer division or modulo by zero"
+        "first.npx:6: Python int 3 ** 40 is out of int64's range"
+        "first.npx:7: Python integer 2147483648 out of bounds for int32")
+    for prog in "$PROG" "$CUDA_PROG"; do   # (not i: bats's run -N sets a global i)
+        for n in 0 3; do
+            for k in 0 1 2 3; do
+                local dims=(--dim N=$n --dim A=1 --dim B=1 --dim C=1 --dim D=1)
+                dims[$((2 * k + 3))]=${sizes[k]}=2
+                run -3 "$prog" --random 1 "${dims[@]}" -o "$BATS_TEST_TMPDIR/out$k"
+                [[ $output == *"${message[k]}"* ]]
+                [ ! -e "$BATS_TEST_TMPDIR/out$k/a.npy" ]
+            done
+        done
+    done
+}
+
 @test "a position past its axis is NumPy's IndexError even where nothing is read (an empty result)" {
     printf 'input x: f32[B, V]\noutput y\nfor i in range(3):\n    y = x[:, i][:0]\n' >"$BATS_TEST_TMPDIR/pos.npx"
     build_program "$BATS_TEST_TMPDIR/pos.npx"
@@ -363,6 +390,12 @@ load test_helper
     run -0 "$CUDA_PROG" --random 1 --dim N=1 -o "$BATS_TEST_TMPDIR/out3"
     run -3 "$CUDA_PROG" --random 1 --dim N=2 -o "$BATS_TEST_TMPDIR/out4"
     [[ $output == *"ov.npx:4: Python integer 3000000000 out of bounds for int32"* ]]
+    # np.where too, as the ufuncs (NumPy 2's where casts it unchecked, numpy/numpy#27006)
+    printf 'input k: i32[N]\noutput w\nfor m in range(N):\n    w = np.where(k > 0, k, m << m)\n' >"$BATS_TEST_TMPDIR/wh.npx"
+    build_program "$BATS_TEST_TMPDIR/wh.npx"
+    run -0 "$PROG" --random 1 --dim N=27 -o "$BATS_TEST_TMPDIR/out5"
+    run -3 "$PROG" --random 1 --dim N=28 -o "$BATS_TEST_TMPDIR/out6"
+    [[ $output == *"wh.npx:4: Python integer 3623878656 out of bounds for int32"* ]]
 }
 
 @test "a Python int known at run time past int64 is an error naming it, exit 3, not a wrapped number, on both targets" {
