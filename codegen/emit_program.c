@@ -61,7 +61,7 @@ static Ref known_after(const Program *p, Dim d)
         parts[n++] = s->base;
     if (s->kind == SYM_QUOTIENT)
         parts[n++] = s->divisor;
-    for (int k = 0; (s->kind == SYM_PRODUCT || s->kind == SYM_SUM) && k < s->factors.ndim; k++)
+    for (int k = 0; (s->kind == SYM_PRODUCT || s->kind == SYM_SUM || s->kind == SYM_MIN) && k < s->factors.ndim; k++)
         parts[n++] = s->factors.d[k];
     Ref last = 0;
     for (int k = 0; k < n; k++) {
@@ -380,6 +380,11 @@ static void emit_derived_size(Emitter *e, const Sym *s)
     if (s->kind == SYM_SUM) {
         emit_line(e, "const int64_t %s = %s + %s; /* %s */", s->cvar, cx_dim(e, s->factors.d[0]),
                   cx_dim(e, s->factors.d[1]), s->name);
+        return;
+    }
+    if (s->kind == SYM_MIN) {
+        const char *a = cx_dim(e, s->factors.d[0]), *b = cx_dim(e, s->factors.d[1]);
+        emit_line(e, "const int64_t %s = %s < %s ? %s : %s; /* %s */", s->cvar, a, b, a, b, s->name);
         return;
     }
     if (s->kind == SYM_QUOTIENT) {      /* checked to divide before it is used */

@@ -324,7 +324,8 @@ bool ir_warp_across_results(Program *p, Ref r)
 
 /* The most elements an axis of size d can have: d, or for a slice whose two
  * ends count from the same side (x[2:5], x[:4], x[-3:], x[3::-1]) their
- * distance over the step, whatever it slices; -1 when only the run knows.
+ * distance over the step, whatever it slices, or min(N,M) of such a one;
+ * -1 when only the run knows.
  * A position from the back is p - n; an absent end is the one its step
  * starts or stops at (x[:4] starts at 0 from the front, x[-3:] stops at 0
  * from the back, x[3::-1] stops at -1 from the front). */
@@ -333,6 +334,10 @@ static int64_t dim_most(const Program *p, Dim d)
     if (!DIM_IS_SYM(d))
         return d;
     const Sym *s = &p->syms[DIM_SYMNO(d)];
+    if (s->kind == SYM_MIN) {
+        int64_t a = dim_most(p, s->factors.d[0]), b = dim_most(p, s->factors.d[1]);
+        return a < 0 ? b : b < 0 || a < b ? a : b;
+    }
     if (s->kind != SYM_SLICE)
         return -1;
     bool up = s->step > 0;
@@ -627,6 +632,22 @@ Dim ir_sum_dim(Program *p, Dim a, Dim b)
             return DIM_SYM(i);
     const char *ta = dim_str(p, a), *tb = dim_str(p, b);
     int i = ir_add_sym(p, arena_printf(p->arena, "%s+%s", ta, tb), SYM_SUM);
+    p->syms[i].factors = (Shape){ 2, { a, b } };
+    return DIM_SYM(i);
+}
+
+/* (diagonal_length makes a size and a number a slice, N[:3]) */
+Dim ir_min_dim(Program *p, Dim a, Dim b)
+{
+    if (a == b)
+        return a;
+    bool later = DIM_IS_SYM(a) && DIM_IS_SYM(b) ? DIM_SYMNO(a) > DIM_SYMNO(b) : DIM_IS_SYM(b);
+    if (later)                                   /* (one symbol for min(N,M) and min(M,N)) */
+        return ir_min_dim(p, b, a);
+    for (int i = 0; i < p->nsyms; i++)
+        if (p->syms[i].kind == SYM_MIN && p->syms[i].factors.d[0] == a && p->syms[i].factors.d[1] == b)
+            return DIM_SYM(i);
+    int i = ir_add_sym(p, arena_printf(p->arena, "min(%s,%s)", dim_str(p, a), dim_str(p, b)), SYM_MIN);
     p->syms[i].factors = (Shape){ 2, { a, b } };
     return DIM_SYM(i);
 }

@@ -38,6 +38,8 @@ typedef enum {
     SYM_PRODUCT,    /* a product of sizes, symbols among them: B*V (x.reshape(-1)) */
     SYM_QUOTIENT,   /* base / divisor, a size inferred by reshape: B*V/6 (x.reshape(-1, 6)) */
     SYM_SUM,        /* factors.d[0] + factors.d[1], concatenate's axis: B+3 */
+    SYM_MIN,        /* the smaller of factors.d[0] and factors.d[1], an N x M matrix's diagonal:
+                       min(N,M) */
     SYM_LOOP,       /* a loop's counter (for i in range(...)), never a size */
 } SymKind;
 
@@ -48,7 +50,8 @@ typedef struct {
     int input_index;             /* SYM_INPUT: position in the runtime's sym[] */
     Dim base;                    /* SYM_SLICE: len(range(base)[start:stop:step]), */
     int64_t start, stop, step;   /* npx_math.h's npx_slice_len */
-    Shape factors;               /* SYM_PRODUCT: input and slice symbols, then a literal > 1 */
+    Shape factors;               /* SYM_PRODUCT: input and slice symbols, then a literal > 1;
+                                    SYM_SUM, SYM_MIN: its two operands */
     Dim divisor;                 /* SYM_QUOTIENT (base is the dividend) */
 } Sym;
 
@@ -324,6 +327,7 @@ Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step
  * would take more than NPX_MAX_RANK symbols. */
 bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out);
 Dim ir_sum_dim(Program *p, Dim a, Dim b);        /* a literal, or a SYM_SUM symbol */
+Dim ir_min_dim(Program *p, Dim a, Dim b);        /* a, where b is a; else a SYM_MIN symbol */
 /* Is d a size computed from one only the data gives (?bincount/2)? Such
  * sizes are not supported yet: they would be computed before the data. */
 bool ir_dim_derived_from_data(const Program *p, Dim d);

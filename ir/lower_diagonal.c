@@ -1,33 +1,27 @@
 /* lower_diagonal.c: a matrix's diagonals: diagonal, diag and trace. The
  * k-th diagonal of an n x m matrix is a gather, a[r0 + i, c0 + i] for i in
- * range(len) (IR_TAKE with two arange positions); its length is known when
- * a size is a number, or of a square matrix. */
+ * range(len) (IR_TAKE with two arange positions). */
 #include "lower.h"
 
 static Program *P(Lower *L) { return L->p; }
 
-/* len(the k-th diagonal of an n x m matrix), when npxc can know it: of a
- * square one n[|k|:], else the smaller of its rows n[-k:] and columns m[k:]
- * where one is a number (a size's slice: H[:1]) or they are the same size. */
-static bool diagonal_length(Program *p, Dim n, Dim m, int64_t k, Dim *len)
+/* len(the k-th diagonal of an n x m matrix): of a square one n[|k|:], else
+ * the smaller of its rows n[-k:] and columns m[k:]: a size's slice where one
+ * is a number (H[:1]), else min(N,M) (a size the program computes when it
+ * starts). */
+static Dim diagonal_length(Program *p, Dim n, Dim m, int64_t k)
 {
-    if (n == m) {
-        *len = ir_slice_dim(p, n, k < 0 ? -k : k, NPX_NO_BOUND, 1);
-        return true;
-    }
+    if (n == m)
+        return ir_slice_dim(p, n, k < 0 ? -k : k, NPX_NO_BOUND, 1);
     Dim rows = k < 0 ? ir_slice_dim(p, n, -k, NPX_NO_BOUND, 1) : n;
     Dim cols = k > 0 ? ir_slice_dim(p, m, k, NPX_NO_BOUND, 1) : m;
-    if (DIM_IS_SYM(rows) && DIM_IS_SYM(cols)) {
-        *len = rows;
-        return rows == cols;
-    }
+    if (DIM_IS_SYM(rows) && DIM_IS_SYM(cols))
+        return ir_min_dim(p, rows, cols);
     if (DIM_IS_SYM(rows))
-        *len = ir_slice_dim(p, rows, NPX_NO_BOUND, cols, 1);
-    else if (DIM_IS_SYM(cols))
-        *len = ir_slice_dim(p, cols, NPX_NO_BOUND, rows, 1);
-    else
-        *len = rows < cols ? rows : cols;
-    return true;
+        return ir_slice_dim(p, rows, NPX_NO_BOUND, cols, 1);
+    if (DIM_IS_SYM(cols))
+        return ir_slice_dim(p, cols, NPX_NO_BOUND, rows, 1);
+    return rows < cols ? rows : cols;
 }
 
 /* The k-th diagonal of matrix x (0: the main one, > 0 above it). */
@@ -35,13 +29,7 @@ Ref lower_diagonal_of(Lower *L, Span at, Span span, Ref x, int64_t k)
 {
     Program *p = P(L);
     const Shape *s = &V(p, x)->shape;
-    Dim len;
-    if (!diagonal_length(p, s->d[0], s->d[1], k, &len)) {
-        diag_error(p->diag, at, "the diagonal of %s: its length, the smaller of two sizes, is known only for a "
-                   "square matrix or where one size is a number; not supported yet", shape_str(p, s, V(p, x)->dtype,
-                                                                                           false));
-        return 0;
-    }
+    Dim len = diagonal_length(p, s->d[0], s->d[1], k);
     Ref rows = build_arange(p, span, NPX_I64, k < 0 ? (double)-k : 0, 1, len);
     Ref cols = build_arange(p, span, NPX_I64, k > 0 ? (double)k : 0, 1, len);
     return build_take_within(p, at, span, x, (Ref[]){ rows, cols }, 2, 0);
@@ -73,7 +61,9 @@ Ref call_diagonal(Lower *L, Call *c, int unused)
 }
 
 /* diag(v, k=0): a matrix's k-th diagonal, or the square matrix with vector
- * v on its main diagonal (as NumPy fills it: zeros elsewhere, v's dtype). */
+ * v on its k-th diagonal (as NumPy fills it: zeros elsewhere, v's dtype, n +
+ * |k| rows). Off the main one, v is padded with |k| zeros: the cell (i, i + k)
+ * holds v[i] (k > 0, v as a column) or v[i + k] (k < 0, v as a row). */
 Ref call_diag(Lower *L, Call *c, int unused)
 {
     (void)unused;
@@ -94,17 +84,17 @@ Ref call_diag(Lower *L, Call *c, int unused)
         diag_error(p->diag, a[0]->span, "Input must be 1- or 2-d.");
         return 0;
     }
-    if (k != 0) {
-        diag_error(p->diag, a[1]->span, "diag(): a vector on a diagonal other than the main one is not supported "
-                   "yet");
-        return 0;
+    npx_dtype t = v->dtype;
+    Dim shift = k < 0 ? -k : k, n = ir_sum_dim(p, v->shape.d[0], shift);
+    if (shift) {
+        Shape pad = { 1, { shift } }, padded = { 1, { n } };
+        Ref zeros = build_broadcast(p, sp, build_literal(p, sp, t, 0, 0, false), &pad);
+        x = build_concat(p, sp, x, zeros, 0, &padded);
     }
-    Dim n = v->shape.d[0];
     Ref on = build_ufunc(p, at, sp, UF_equal, (Ref[]){ lower_diagonals(p, at, sp, n, n),
-                                                       build_literal(p, sp, NPX_I64, 0, 0, true) }, 2, false);
-    Ref column = build_expand(p, sp, x, 2u, 2);                            /* v[:, None] */
-    return build_ufunc(p, at, sp, UF_where, (Ref[]){ on, column, build_literal(p, sp, NPX_I64, 0, 0, true) }, 3,
-                       false);
+                                                       build_literal(p, sp, NPX_I64, k, (double)k, true) }, 2, false);
+    Ref along = k >= 0 ? build_expand(p, sp, x, 2u, 2) : x;               /* v[:, None] or v */
+    return build_ufunc(p, at, sp, UF_where, (Ref[]){ on, along, build_literal(p, sp, t, 0, 0, false) }, 3, false);
 }
 
 /* trace(a, offset=0, axis1=0, axis2=1, dtype=None): the sum of a matrix's

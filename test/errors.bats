@@ -254,14 +254,6 @@ PY
     check_diagnostic "$BATS_TEST_DIRNAME/errors/diagonals.npx"
 }
 
-@test "the diagonal of a matrix of two size symbols (its length min(N, M)) is not supported yet, located" {
-    printf 'input m: f32[N, M]\noutput e\ne = np.trace(m) + np.diagonal(m, 1)\n' >"$BATS_TEST_TMPDIR/nm.npx"
-    run -1 "$NPXC" "$BATS_TEST_TMPDIR/nm.npx" -o "$BATS_TEST_TMPDIR/nm.c"
-    [[ $output == *"nm.npx:3:5: error: the diagonal of f32[N, M]: its length, the smaller of two sizes, is known only for a square matrix or where one size is a number; not supported yet"* ]]
-    [[ $output == *"nm.npx:3:19: error: the diagonal of f32[N, M]"* ]]
-    [ ! -e "$BATS_TEST_TMPDIR/nm.c" ]
-}
-
 @test "ufunc methods npxc lacks or NumPy refuses (exp.outer, subtract.reduce, add.foo, accumulate over all axes) are reported" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/ufunc_methods.npx"
 }

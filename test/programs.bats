@@ -531,6 +531,20 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     check_program "$BATS_TEST_DIRNAME/programs/diagonals.npx" --random 4 --dim N=2 --dim M=0
 }
 
+@test "diagonals of a matrix of two size symbols are min(N,M) long (min(N,M-2) off the main one), computed when the program starts" {
+    check_program "$BATS_TEST_DIRNAME/programs/diagonals_rectangular.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/diagonals_rectangular.npx" --random 6 --dim N=3 --dim M=7
+    check_program "$BATS_TEST_DIRNAME/programs/diagonals_rectangular.npx" --random 7 --dim N=0 --dim M=4
+    check_program "$BATS_TEST_DIRNAME/programs/diagonals_rectangular.npx" --random 8 --dim N=1 --dim M=1
+    check_program "$BATS_TEST_DIRNAME/programs/diagonals_rectangular.npx" --random 9 --dim N=2 --dim M=0
+}
+
+@test "diag(v, k) puts a vector on the k-th diagonal of a matrix len(v) + |k| wide, in v's dtype: a tridiagonal operator" {
+    check_program "$BATS_TEST_DIRNAME/programs/tridiagonal.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/tridiagonal.npx" --random 3 --dim N=1
+    check_program "$BATS_TEST_DIRNAME/programs/tridiagonal.npx" --random 4 --dim N=2
+}
+
 @test "clip with one bound or none, identity, sinc, trapezoid, select, average, polyval, inner and vdot match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/formulas.npx"
 }
