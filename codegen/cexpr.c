@@ -277,16 +277,14 @@ const char *cx_ufunc_at(Emitter *e, Ref r, const char *elem, Idx idx)
 
 static bool int_bounds(const Program *p, Ref r, int64_t *lo, int64_t *hi);
 
-/* A dim's bounds: a size is at least 0, a loop's counter between its
- * range's ends. */
+/* A dim's bounds: a size is at least 0 and at most what ir_dim_most knows
+ * (x[2:5] holds 3), a loop's counter between its range's ends. */
 static bool dim_bounds(const Program *p, Dim d, int64_t *lo, int64_t *hi)
 {
-    if (!DIM_IS_SYM(d)) {
-        *lo = *hi = d;
-        return true;
-    }
-    if (p->syms[DIM_SYMNO(d)].kind != SYM_LOOP) {
-        *lo = 0, *hi = INT64_MAX;
+    if (!DIM_IS_SYM(d) || p->syms[DIM_SYMNO(d)].kind != SYM_LOOP) {
+        int64_t most = ir_dim_most(p, d);
+        *lo = DIM_IS_SYM(d) ? 0 : d;
+        *hi = most >= 0 ? most : INT64_MAX;
         return true;
     }
     for (int k = 0; k < p->nloops; k++) {

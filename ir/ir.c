@@ -322,20 +322,13 @@ bool ir_warp_across_results(Program *p, Ref r)
     return last_kept >= 0 && !(loops & READS_UNKNOWN) && loops >> last_kept & 1 && !(loops & v->axes);
 }
 
-/* The most elements an axis of size d can have: d, or for a slice whose two
- * ends count from the same side (x[2:5], x[:4], x[-3:], x[3::-1]) their
- * distance over the step, whatever it slices, or min(N,M) of such a one;
- * -1 when only the run knows.
- * A position from the back is p - n; an absent end is the one its step
- * starts or stops at (x[:4] starts at 0 from the front, x[-3:] stops at 0
- * from the back, x[3::-1] stops at -1 from the front). */
-static int64_t dim_most(const Program *p, Dim d)
+int64_t ir_dim_most(const Program *p, Dim d)
 {
     if (!DIM_IS_SYM(d))
         return d;
     const Sym *s = &p->syms[DIM_SYMNO(d)];
     if (s->kind == SYM_MIN) {
-        int64_t a = dim_most(p, s->factors.d[0]), b = dim_most(p, s->factors.d[1]);
+        int64_t a = ir_dim_most(p, s->factors.d[0]), b = ir_dim_most(p, s->factors.d[1]);
         return a < 0 ? b : b < 0 || a < b ? a : b;
     }
     if (s->kind != SYM_SLICE)
@@ -360,7 +353,7 @@ bool ir_thread_per_result(Program *p, Ref r)
     int64_t count = 1;
     for (int k = 0; k < s->ndim; k++)
         if (v->axes >> k & 1) {
-            int64_t most = dim_most(p, s->d[k]);
+            int64_t most = ir_dim_most(p, s->d[k]);
             if (most < 0 || most > NPX_THREAD_FOLD)
                 return false;
             count *= most;

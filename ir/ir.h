@@ -332,6 +332,14 @@ Dim ir_min_dim(Program *p, Dim a, Dim b);        /* a, where b is a; else a SYM_
  * sizes are not supported yet: they would be computed before the data. */
 bool ir_dim_derived_from_data(const Program *p, Dim d);
 bool ir_dim_from_data(const Program *p, Dim d);   /* ?bincount itself, or computed from it */
+/* The most elements an axis of size d can have: d, or for a slice whose two
+ * ends count from the same side (x[2:5], x[:4], x[-3:], x[3::-1]) their
+ * distance over the step, whatever it slices, or min(N,M) of such a one;
+ * -1 when only the run knows.
+ * A position from the back is p - n; an absent end is the one its step
+ * starts or stops at (x[:4] starts at 0 from the front, x[-3:] stops at 0
+ * from the back, x[3::-1] stops at -1 from the front). */
+int64_t ir_dim_most(const Program *p, Dim d);
 bool ir_dim_depends(const Program *p, Dim d, Dim data);   /* d is data (a SYM_DATA size) or computed from it */
 /* Is d a slice that is never longer than 1 (x[:1], x[-1:], x[2:3])? It
  * broadcasts as a size 1 does, checked when the program runs. */
