@@ -394,7 +394,8 @@ static const char *cx_ufunc(Emitter *e, Ref r, Idx idx)
         args[i] = cx_value(e, v->args[i], cx_broadcast_idx(e, &v->shape, idx, &a->shape), to);
     }
     npx_dtype c = v->compute;
-    const char *tmpl = v->weak ? python_template(e->p, r) : NULL;
+    bool checked = v->weak && (e->on_host || !emit_python_checked(e->p, r));   /* (else checked before) */
+    const char *tmpl = checked ? python_template(e->p, r) : NULL;
     if (v->ufunc == UF_square && (!atomic(args[0]) || strchr(args[0], '(')))
         tmpl = "npx_square_$t($0)";       /* an expression, written once */
     return apply(e, tmpl ? tmpl : ufunc_template(v->ufunc, c), args, c, e->p->stmts[v->stmt].line);
@@ -580,8 +581,8 @@ static const char *cx_raw(Emitter *e, Ref r, Idx idx, bool define)
     case IR_DIMVAL: return cx_dims(e, v->dims.d, v->dims.ndim);
     case IR_ARANGE: return cx_arange(e, v, idx[0]);
     case IR_UFUNC: return cx_ufunc(e, r, idx);
-    case IR_CAST:
-        if (v->checked)                  /* a Python int into int32: NumPy's OverflowError */
+    case IR_CAST:                        /* a Python int into int32: NumPy's OverflowError */
+        if (v->checked && (e->on_host || !emit_python_checked(e->p, r)))
             return arena_printf(A(e), "npx_py_int32(st, %d, %s)", e->p->stmts[v->stmt].line,
                                 cx_value(e, v->args[0], idx, NPX_I64));
         return cx_value(e, v->args[0], idx, v->dtype);

@@ -62,6 +62,9 @@ const char *cx_host_int(Emitter *e, Ref r);                /* compute r, in its 
  * (python_template; a checked CAST). cx_python_number computes r on the host. */
 bool cx_python_may_fail(const Program *p, Ref r);
 const char *cx_python_number(Emitter *e, Ref r);
+/* emit_program.c: is Python number r computed, checked, before its
+ * statement's loops? Then they compute it unchecked. */
+bool emit_python_checked(const Program *p, Ref r);
 const char *cx_arange(Emitter *e, const Value *v, const char *i);   /* arange's element i */
 const char *cx_load(Emitter *e, Ref r, const char *flat);          /* element flat of stored r */
 /* element idx of stored r, where s is its shape (or, for a reduction, its

@@ -444,11 +444,17 @@ static bool python_reads(const Program *p, Ref u, Ref r)
 }
 
 /* A Python number of statement s that may fail and that the host can
- * compute before it. */
+ * compute before it (a loop's range is computed before it anyway). */
 static bool python_check(const Program *p, int s, Ref r)
 {
     const Value *v = &p->vals[r];
-    return v->stmt == s && v->uses && cx_python_may_fail(p, r) && host_computes_before(p, &p->stmts[s], r);
+    return v->stmt == s && v->uses && p->stmts[s].kind != ST_FOR && cx_python_may_fail(p, r) &&
+           host_computes_before(p, &p->stmts[s], r);
+}
+
+bool emit_python_checked(const Program *p, Ref r)
+{
+    return python_check(p, p->vals[r].stmt, r);
 }
 
 /* Python computes the Python numbers of a statement before NumPy reads
@@ -484,14 +490,13 @@ static void emit_python_checks(Emitter *e, const IrStmt *st)
 
 /* What statement st checks before it computes anything: sizes, that the
  * names bound only in loops it reads have values, and the Python numbers
- * that may fail (a loop's range is computed before it anyway). */
+ * that may fail. */
 static void emit_statement_checks(Emitter *e, const IrStmt *st)
 {
     emit_checks(e, st, 0);
     for (int i = 0; i < st->nbound_checks; i++)
         emit_bound_check(e, st, V(e->p, st->bound_checks[i]));
-    if (st->kind != ST_FOR)
-        emit_python_checks(e, st);
+    emit_python_checks(e, st);
 }
 
 /* A C scalar carried into a loop, whose value may not be bound yet: its
