@@ -55,7 +55,7 @@ const char *cx_define(Emitter *e, Ref r, Idx idx);
 /* An int64 the host knows (sizes, counters, numbers, 0-d inputs' host
  * copies), computed again where it is read, host or kernel, never read from
  * where it is stored (device memory): a range's bound, a window's start. */
-const char *cx_host_int(Emitter *e, Ref r);                /* compute r, in its dtype */
+const char *cx_host_int(Emitter *e, Ref r);                /* compute r on the host, as int64 */
 /* A Python number (weak: sizes, counters, literals and what the program
  * computes from them) whose computation may fail: a division by 0, an int
  * past int64's range, or one that int32 cannot hold where NumPy converts it

@@ -629,13 +629,13 @@ Dim ir_sum_dim(Program *p, Dim a, Dim b)
     return DIM_SYM(i);
 }
 
-/* (diagonal_length makes a size and a number a slice, N[:3]) */
+/* Sizes a and b are both symbols (diagonal_length makes the smaller of a
+ * size and a number a slice, N[:3]). */
 Dim ir_min_dim(Program *p, Dim a, Dim b)
 {
     if (a == b)
         return a;
-    bool later = DIM_IS_SYM(a) && DIM_IS_SYM(b) ? DIM_SYMNO(a) > DIM_SYMNO(b) : DIM_IS_SYM(b);
-    if (later)                                   /* (one symbol for min(N,M) and min(M,N)) */
+    if (DIM_SYMNO(a) > DIM_SYMNO(b))             /* (one symbol for min(N,M) and min(M,N)) */
         return ir_min_dim(p, b, a);
     for (int i = 0; i < p->nsyms; i++)
         if (p->syms[i].kind == SYM_MIN && p->syms[i].factors.d[0] == a && p->syms[i].factors.d[1] == b)

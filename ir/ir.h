@@ -327,7 +327,7 @@ Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step
  * would take more than NPX_MAX_RANK symbols. */
 bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out);
 Dim ir_sum_dim(Program *p, Dim a, Dim b);        /* a literal, or a SYM_SUM symbol */
-Dim ir_min_dim(Program *p, Dim a, Dim b);        /* a, where b is a; else a SYM_MIN symbol */
+Dim ir_min_dim(Program *p, Dim a, Dim b);        /* symbols a, b: a if b is a; else a SYM_MIN one */
 /* Is d a size computed from one only the data gives (?bincount/2)? Such
  * sizes are not supported yet: they would be computed before the data. */
 bool ir_dim_derived_from_data(const Program *p, Dim d);
