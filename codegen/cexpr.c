@@ -533,6 +533,15 @@ Idx cx_selected_at(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx, co
     return o;
 }
 
+const char *cx_position(Emitter *e, const Value *v, int i, const Shape *where, Idx at)
+{
+    const Value *a = V(e->p, v->args[0]);
+    int k = (int)v->ival + i;
+    Idx pos = cx_broadcast_idx(e, where, at, &V(e->p, v->args[1 + i])->shape);
+    return arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->p->stmts[v->stmt].line,
+                        cx_value(e, v->args[1 + i], pos, NPX_I64), cx_dim(e, a->shape.d[k]), k);
+}
+
 /* The indexes of take v's operand at v's indexes idx: a[.., npx_take(i[..]),
  * npx_take(j[..]), ..], the positions checked and wrapped as they are read. */
 static Idx taken_idx(Emitter *e, const Value *v, Idx idx)
@@ -544,11 +553,8 @@ static Idx taken_idx(Emitter *e, const Value *v, Idx idx)
     memcpy(where.d, v->shape.d + k, sizeof(Dim) * (size_t)w);
     for (int i = 0; i < a->shape.ndim; i++)              /* idx is NULL for a 0-d result */
         o[i] = i < k ? idx[i] : i >= k + n ? idx[i - n + w] : NULL;
-    for (int i = 0; i < n; i++) {
-        Idx at = cx_broadcast_idx(e, &where, idx ? idx + k : NULL, &V(e->p, v->args[1 + i])->shape);
-        o[k + i] = arena_printf(A(e), "npx_take(st, %d, %s, %s, %d)", e->p->stmts[v->stmt].line,
-                                cx_value(e, v->args[1 + i], at, NPX_I64), cx_dim(e, a->shape.d[k + i]), k + i);
-    }
+    for (int i = 0; i < n; i++)
+        o[k + i] = cx_position(e, v, i, &where, idx ? idx + k : NULL);
     return o;
 }
 

@@ -86,6 +86,9 @@ Idx cx_selected(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx);
 /* the same, with the position an array of positions names already in
  * variable `at` (NULL: computed here) */
 Idx cx_selected_at(Emitter *e, const Shape *s, const AxisIndex *sel, Idx idx, const char *at);
+/* take v's i-th array of positions at index `at` of their broadcast shape
+ * `where`, checked and wrapped: npx_take(st, LINE, i[..], N, AXIS) */
+const char *cx_position(Emitter *e, const Value *v, int i, const Shape *where, Idx at);
 /* update r's position along the axis its array of positions indexes, at the
  * selection's indexes idx (npx_take(...), checked as read); NULL if none */
 const char *cx_scatter_position(Emitter *e, Ref r, Idx idx);

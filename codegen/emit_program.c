@@ -488,15 +488,96 @@ static void emit_python_checks(Emitter *e, const IrStmt *st)
     }
 }
 
+/* Can the host have r computed before statement st, whose row group (or
+ * itself) starts at statement `first`: r reads inputs, literals, sizes
+ * known by then and values stored before, through operations computed
+ * where they are read? */
+static bool ready_before(const Program *p, const IrStmt *st, int first, Ref r)
+{
+    const Value *v = &p->vals[r];
+    if (v->kind == IR_INPUT || v->kind == IR_LITERAL || v->kind == IR_DIMVAL)
+        return v->kind != IR_DIMVAL || host_computes_before(p, st, r);
+    if (v->materialize)
+        return v->stmt < first;
+    switch (v->kind) {
+    case IR_UFUNC: case IR_CAST: case IR_BROADCAST: case IR_TRANSPOSE: case IR_EXPAND: case IR_INDEX:
+    case IR_RESHAPE: case IR_CONCAT: case IR_TAKE: case IR_ARANGE: break;
+    default: return false;
+    }
+    for (int i = 0; i < v->nargs; i++)
+        if (!ready_before(p, st, first, v->args[i]))
+            return false;
+    return true;
+}
+
+/* "N == 0 || M == 0" for the sizes d[0..n) that may be 0; NULL if none. */
+static const char *any_empty(Emitter *e, const Dim *d, int n)
+{
+    const char *any = NULL;
+    for (int k = 0; k < n; k++)
+        if (DIM_IS_SYM(d[k]) || d[k] == 0) {
+            const char *t = arena_printf(e->p->arena, "%s == 0", cx_dim(e, d[k]));
+            any = any ? arena_printf(e->p->arena, "%s || %s", any, t) : t;
+        }
+    return any;
+}
+
+/* Where another axis empties take v, its loops read none of its
+ * positions: the condition of that ("M == 0"); NULL if it cannot happen.
+ * NumPy's indexing checks every position, np.take those of each element of
+ * the axes before theirs (none where those are empty). */
+static const char *unread_positions(Emitter *e, const Value *v, int w)
+{
+    int k = (int)v->ival, n = v->shape.ndim;
+    const char *before = any_empty(e, v->shape.d, k), *after = any_empty(e, v->shape.d + k + w, n - k - w);
+    if (v->np_take)
+        return after && before ? arena_printf(e->p->arena, "(%s) && !(%s)", after, before) : after;
+    return before && after ? arena_printf(e->p->arena, "%s || %s", before, after) : before ? before : after;
+}
+
+/* Python's IndexError for a position out of its axis comes whether or not
+ * an element of the result reads it: a take of statement st that another
+ * axis may empty checks its positions first, in a pass of their own, where
+ * the host can have them computed before the statement (else only those
+ * read are checked, as they are). */
+static void emit_position_checks(Emitter *e, const IrStmt *st)
+{
+    const Program *p = e->p;
+    int s = (int)(st - p->stmts), first = st->group ? p->groups[st->group].first : s;
+    for (Ref r = 1; r < p->nvals; r++) {
+        const Value *v = &p->vals[r];
+        if (v->kind != IR_TAKE || v->stmt != s || (!v->uses && r != st->value) || !ir_checks_element(p, v))
+            continue;
+        int w = v->shape.ndim - p->vals[v->args[0]].shape.ndim + v->nargs - 1;   /* the positions' rank */
+        const char *when = unread_positions(e, v, w);
+        for (int i = 1; i < v->nargs && when; i++)
+            when = ready_before(p, st, first, v->args[i]) ? when : NULL;
+        if (!when)
+            continue;
+        Shape where = { w, { 0 } };
+        memcpy(where.d, v->shape.d + v->ival, sizeof(Dim) * (size_t)w);
+        const char **iv = emit_index_vars(e, w);
+        emit_line(e, "/* NumPy checks every position, also where another axis empties the result */");
+        emit_open(e, "if (%s)", when);
+        e->t->open_nest(e, "positions", where.d, iv, w, NULL);
+        for (int i = 1; i < v->nargs; i++)
+            if (!ir_host_int(p, v->args[i]))       /* (a host int has its CHECK_POSITION) */
+                emit_line(e, "(void)%s;", cx_position(e, v, i - 1, &where, iv));
+        e->t->close_nest(e);
+        emit_close(e, NULL);
+    }
+}
+
 /* What statement st checks before it computes anything: sizes, that the
- * names bound only in loops it reads have values, and the Python numbers
- * that may fail. */
+ * names bound only in loops it reads have values, the Python numbers that
+ * may fail, and positions no element may read. */
 static void emit_statement_checks(Emitter *e, const IrStmt *st)
 {
     emit_checks(e, st, 0);
     for (int i = 0; i < st->nbound_checks; i++)
         emit_bound_check(e, st, V(e->p, st->bound_checks[i]));
     emit_python_checks(e, st);
+    emit_position_checks(e, st);
 }
 
 /* A C scalar carried into a loop, whose value may not be bound yet: its

@@ -717,6 +717,7 @@ static Ref take(Program *p, Span at, Span span, Ref a, const Ref *positions, int
     memcpy(V(p, r)->args + 1, positions, sizeof(Ref) * n);
     V(p, r)->nargs = 1 + n;
     V(p, r)->ival = axis;
+    V(p, r)->np_take = np_take;
     return r;
 }
 

@@ -287,14 +287,15 @@ static bool checks_inline(const Program *p, Ref r)
  * and a position out of bounds in p[1:] is its IndexError. Such an operand
  * is stored first, in a loop of its own that checks every element. So are
  * a take's positions that check (x[2:5, np.take(y, p)]): where another axis
- * empties the take, its loop reads none of them. */
+ * empties the take, its loop reads none of them; and the sides of a where
+ * (np.where(c, x[p], 0)), each read only where c picks it. */
 static void store_checked_in_part(Program *p)
 {
     for (Ref r = 1; r < p->nvals; r++) {
         const Value *u = &p->vals[r];
-        bool live = u->uses || u->materialize;
-        int read_in_part = !live ? 0 : u->kind == IR_TAKE ? u->nargs : u->kind == IR_INDEX;
-        for (int i = 0; i < read_in_part; i++)
+        bool live = u->uses || u->materialize, where = u->kind == IR_UFUNC && u->ufunc == UF_where;
+        int read_in_part = !live ? 0 : u->kind == IR_TAKE || where ? u->nargs : u->kind == IR_INDEX;
+        for (int i = where; i < read_in_part; i++)
             if (checks_inline(p, u->args[i]))
                 p->vals[u->args[i]].materialize = true;
     }

@@ -154,6 +154,8 @@ typedef struct {
                                     were made (histogram's): its length is known, no pass for it */
     bool within;                 /* TAKE: its positions lie in the axes by how they were made
                                     (build_take_within) */
+    bool np_take;                /* TAKE: np.take's, which checks its positions only where the axes
+                                    before theirs have elements; indexing checks them always */
     uint32_t axes;               /* REDUCE: reduced axes of args[0] */
     bool keepdims;               /* REDUCE */
     int perm[NPX_MAX_RANK];      /* TRANSPOSE */

@@ -622,3 +622,53 @@ for name, a in (("ok", [0, 1]), ("bad", [0, 5]), ("neg", [1, -1])):
         [ ! -e "$d/out_p/t.npy" ] && [ ! -e "$d/out_r/t.npy" ] && [ ! -e "$d/out_e/t.npy" ]
     done
 }
+
+@test "a where's side that checks as it computes (x[p], k ** e) is checked whole, also where the where does not pick it, as NumPy does" {
+    # NumPy computes x[p] and p ** e whole before where picks from them
+    printf 'input x: f32[N]\ninput p: i64[N]\ninput e: i64[N]\ninput c: bool[N]\noutput y, z\ny = np.where(c, x[p], 0)\nz = np.where(c, 0, p ** e)\n' \
+        >"$BATS_TEST_TMPDIR/side.npx"
+    "$PYTHON" -c 'import numpy as np, sys
+d = sys.argv[1]
+np.save(d + "/x.npy", np.zeros(3, np.float32))
+np.save(d + "/c.npy", np.array([True, True, False]))
+for name, a in (("p", [0, 1, 7]), ("e", [1, 1, -1]), ("ok", [0, 1, 2])):
+    np.save(d + "/" + name + ".npy", np.array(a, np.int64))' "$BATS_TEST_TMPDIR"
+    build_program "$BATS_TEST_TMPDIR/side.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/side.npx"
+    local d=$BATS_TEST_TMPDIR prog
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -0 "$prog" x="$d/x.npy" p="$d/ok.npy" e="$d/ok.npy" c="$d/c.npy" -o "$d/out"
+        run -3 "$prog" x="$d/x.npy" p="$d/p.npy" e="$d/ok.npy" c="$d/c.npy" -o "$d/out_p"
+        [[ $output == *"side.npx:6: index 7 is out of bounds for axis 0 with size 3"* ]]
+        run -3 "$prog" x="$d/x.npy" p="$d/ok.npy" e="$d/e.npy" c="$d/c.npy" -o "$d/out_e"
+        [[ $output == *"side.npx:7: integers to negative integer powers are not allowed"* ]]
+        [ ! -e "$d/out_p/y.npy" ] && [ ! -e "$d/out_e/y.npy" ]
+    done
+}
+
+@test "positions are checked where another axis empties the result: x[p] with no columns, x[:, p] with no rows; np.take's where the axes after theirs are empty, not before" {
+    # NumPy: np.zeros((3, 0))[[0, 5]] and np.zeros((0, 3))[:, [0, 5]] are
+    # IndexErrors, as is np.take(np.zeros((3, 0)), [0, 5], axis=0);
+    # np.take(np.zeros((0, 3)), [0, 5], axis=1) is an empty (0, 2) array
+    "$PYTHON" -c 'import numpy as np, sys
+np.save(sys.argv[1] + "/p.npy", np.array([0, 5], np.int64))
+np.save(sys.argv[1] + "/x30.npy", np.zeros((3, 0), np.float32))
+np.save(sys.argv[1] + "/x03.npy", np.zeros((0, 3), np.float32))' "$BATS_TEST_TMPDIR"
+    local d=$BATS_TEST_TMPDIR prog k
+    local statement=('y = x[p]' 'y = x[:, p]' 'y = np.take(x, p, axis=0)' 'y = np.take(x, p, axis=1)')
+    local x=(x30 x03 x30 x03) message=("axis 0 with size 3" "axis 1 with size 3" "axis 0 with size 3" "")
+    for k in 0 1 2 3; do
+        printf 'input x: f32[B, M]\ninput p: i64[K]\noutput y\n%s\n' "${statement[k]}" >"$d/rest$k.npx"
+        build_program "$d/rest$k.npx"
+        build_cuda_program "$d/rest$k.npx"
+        for prog in "$PROG" "$CUDA_PROG"; do
+            if [ -z "${message[k]}" ]; then
+                run -0 "$prog" x="$d/${x[k]}.npy" p="$d/p.npy" -o "$d/out$k"
+            else
+                run -3 "$prog" x="$d/${x[k]}.npy" p="$d/p.npy" -o "$d/out$k"
+                [[ $output == *"rest$k.npx:4: index 5 is out of bounds for ${message[k]}"* ]]
+                [ ! -e "$d/out$k/y.npy" ]
+            fi
+        done
+    done
+}
