@@ -633,6 +633,15 @@ Ref build_cumulative(Program *p, Span span, Reduction red, Ref a, int axis, npx_
     return r;
 }
 
+/* Are sizes d[0..n) all numbers other than 0? */
+static bool literal_nonempty(const Dim *d, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (DIM_IS_SYM(d[k]) || d[k] == 0)
+            return false;
+    return true;
+}
+
 /* How many elements np.take picks before and at the taken axis (the first
  * `upto` sizes of its result s): an empty axis is an error only when this is
  * not 0, NumPy's "non-empty take"; the positions' count where npxc cannot
@@ -695,11 +704,13 @@ static Ref take(Program *p, Span at, Span span, Ref a, const Ref *positions, int
                                     "yet", dim_str(p, size));
             return 0;
         }
-        /* (into an axis whose size is a number, no check needs their count
-         * before they are computed) */
-        if (ir_dim_from_data(p, count) && (DIM_IS_SYM(size) || size == 0)) {
-            diag_error(p->diag, at, "positions whose count comes from the data (%s) into an axis of size %s are not "
-                                    "supported yet", dim_str(p, count), dim_str(p, size));
+        /* (np.take's check needs the axes before too: a product with a
+         * count the data gives is no size npxc has) */
+        if (np_take && needs == count && ir_dim_from_data(p, count) && (DIM_IS_SYM(size) || size == 0) &&
+            !literal_nonempty(s.d, axis)) {
+            diag_error(p->diag, at, "take of positions whose count comes from the data (%s) from an axis of size %s "
+                                    "after axes that may be empty is not supported yet", dim_str(p, count),
+                       dim_str(p, size));
             return 0;
         }
         const char *what = np_take ? "cannot do a non-empty take from an empty axes."

@@ -672,3 +672,25 @@ np.save(sys.argv[1] + "/x03.npy", np.zeros((0, 3), np.float32))' "$BATS_TEST_TMP
         done
     done
 }
+
+@test "positions the data counts (v[n[n > 0]]) into an axis of a size symbol: NumPy's IndexError where that axis is empty and some are taken, exit 3; none taken is an empty result" {
+    printf 'input v: f32[N]\ninput n: i64[5]\noutput m, t\nm = v[n[n > 0]]\nt = np.take(v, np.flatnonzero(n > 1))\n' >"$BATS_TEST_TMPDIR/counted.npx"
+    "$PYTHON" -c 'import numpy as np, sys
+d = sys.argv[1]
+np.save(d + "/some.npy", np.array([0, 2, -1, 1, 0], np.int64))
+np.save(d + "/none.npy", np.array([0, 0, -1, 0, 0], np.int64))
+np.save(d + "/v3.npy", np.arange(3, dtype=np.float32))
+np.save(d + "/v0.npy", np.zeros(0, np.float32))' "$BATS_TEST_TMPDIR"
+    build_program "$BATS_TEST_TMPDIR/counted.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/counted.npx"
+    local d=$BATS_TEST_TMPDIR prog
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -0 "$prog" v="$d/v3.npy" n="$d/some.npy" --print
+        [[ $output == *"m = array([2., 1.], dtype=float32)"* && $output == *"t = array([1.], dtype=float32)"* ]]
+        run -3 "$prog" v="$d/v0.npy" n="$d/some.npy" -o "$d/out"
+        [[ $output == *"counted.npx:4: index is out of bounds for axis 0 with size 0"* ]]
+        [ ! -e "$d/out/m.npy" ]
+        run -0 "$prog" v="$d/v0.npy" n="$d/none.npy" --print
+        [[ $output == *"m = array([], dtype=float32)"* ]]
+    done
+}
