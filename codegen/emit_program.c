@@ -488,10 +488,10 @@ static void emit_python_checks(Emitter *e, const IrStmt *st)
     }
 }
 
-/* Can the host have r computed before statement st, whose row group (or
- * itself) starts at statement `first`: r reads inputs, literals, sizes
- * known by then and values stored before, through operations computed
- * where they are read? */
+/* Can r be computed before statement st, whose row group (or itself)
+ * starts at statement `first`, on the host or in a kernel: r reads inputs,
+ * literals, sizes known by then and values stored before, through
+ * operations computed where they are read? */
 static bool ready_before(const Program *p, const IrStmt *st, int first, Ref r)
 {
     const Value *v = &p->vals[r];
