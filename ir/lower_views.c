@@ -288,12 +288,7 @@ Ref lower_join(Lower *L, Span span, Span at, Ref a, Ref b, int k, int index)
     for (int d = 0; d < s.ndim; d++) {
         Dim x = va->shape.d[d], y = vb->shape.d[d];
         if (d == k) {
-            s.d[d] = ir_sum_dim(p, x, y);
-            if (ir_dim_derived_from_data(p, s.d[d])) {
-                diag_error(p->diag, at, "concatenate: a length computed from one only the data gives (%s) is not "
-                           "supported yet", dim_str(p, s.d[d]));
-                return 0;
-            }
+            s.d[d] = ir_sum_dim(p, x, y);   /* (computed once the data gives its parts) */
         } else if (x != y && !DIM_IS_SYM(x) && !DIM_IS_SYM(y)) {
             diag_error(p->diag, at, "all the input array dimensions except for the concatenation axis must match "
                                     "exactly, but along dimension %d, the array at index 0 has size %lld and the "

@@ -413,6 +413,14 @@ PY
     check_program "$BATS_TEST_DIRNAME/programs/concatenate.npx"
 }
 
+@test "concatenate along an axis whose length the data gives (masked arrays, a bincount, pad of them) matches NumPy, also empty and in a loop" {
+    local sizes
+    for sizes in "--random 3 --dim K=7 --dim B=6" "--random 4 --dim K=0 --dim B=0" "--random 5 --dim K=1 --dim B=1"; do
+        # shellcheck disable=SC2086  # sizes is a list of options
+        check_program "$BATS_TEST_DIRNAME/programs/concatenate_counted.npx" $sizes
+    done
+}
+
 @test "cumsum and cumprod match NumPy's running sums and products in order and dtype, along each axis and flattened" {
     check_program "$BATS_TEST_DIRNAME/programs/cumsum.npx"
 }
