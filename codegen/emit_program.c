@@ -495,8 +495,10 @@ static void emit_python_checks(Emitter *e, const IrStmt *st)
 static bool ready_before(const Program *p, const IrStmt *st, int first, Ref r)
 {
     const Value *v = &p->vals[r];
-    if (v->kind == IR_INPUT || v->kind == IR_LITERAL || v->kind == IR_DIMVAL)
-        return v->kind != IR_DIMVAL || host_computes_before(p, st, r);
+    if (v->kind == IR_DIMVAL)
+        return host_computes_before(p, st, r);
+    if (v->kind == IR_INPUT || v->kind == IR_LITERAL)
+        return true;
     if (v->materialize)
         return v->stmt < first;
     switch (v->kind) {
