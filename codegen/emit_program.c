@@ -517,7 +517,7 @@ static const char *any_empty(Emitter *e, const Dim *d, int n)
 {
     const char *any = NULL;
     for (int k = 0; k < n; k++)
-        if (DIM_IS_SYM(d[k]) || d[k] == 0) {
+        if (DIM_MAY_BE_EMPTY(d[k])) {
             const char *t = arena_printf(e->p->arena, "%s == 0", cx_dim(e, d[k]));
             any = any ? arena_printf(e->p->arena, "%s || %s", any, t) : t;
         }

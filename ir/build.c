@@ -637,7 +637,7 @@ Ref build_cumulative(Program *p, Span span, Reduction red, Ref a, int axis, npx_
 static bool literal_nonempty(const Dim *d, int n)
 {
     for (int k = 0; k < n; k++)
-        if (DIM_IS_SYM(d[k]) || d[k] == 0)
+        if (DIM_MAY_BE_EMPTY(d[k]))
             return false;
     return true;
 }
@@ -706,7 +706,7 @@ static Ref take(Program *p, Span at, Span span, Ref a, const Ref *positions, int
         }
         /* (np.take's check needs the axes before too: a product with a
          * count the data gives is no size npxc has) */
-        if (np_take && needs == count && ir_dim_from_data(p, count) && (DIM_IS_SYM(size) || size == 0) &&
+        if (np_take && needs == count && ir_dim_from_data(p, count) && DIM_MAY_BE_EMPTY(size) &&
             !literal_nonempty(s.d, axis)) {
             diag_error(p->diag, at, "take of positions whose count comes from the data (%s) from an axis of size %s "
                                     "after axes that may be empty is not supported yet", dim_str(p, count),
@@ -721,7 +721,7 @@ static Ref take(Program *p, Span at, Span span, Ref a, const Ref *positions, int
         }
         if (ir_host_int(p, positions[i]))       /* x[i]: checked before, even when nothing is read */
             ir_add_position_check(p, p->nstmts - 1, size, positions[i], axis + i, at);
-        else if ((DIM_IS_SYM(size) || size == 0) && needs != 0 && size != needs)
+        else if (DIM_MAY_BE_EMPTY(size) && needs != 0 && size != needs)
             ir_add_nonempty_check(p, p->nstmts - 1, size, needs, at, what);
     }
     Ref r = build_view(p, IR_TAKE, span, a, &s);

@@ -25,6 +25,7 @@ typedef int64_t Dim;
 #define DIM_SYM(s) (-(Dim)(s) - 1)
 #define DIM_IS_SYM(d) ((d) < 0)
 #define DIM_SYMNO(d) ((int)(-(d) - 1))
+#define DIM_MAY_BE_EMPTY(d) (DIM_IS_SYM(d) || (d) == 0)   /* a symbol, which may be 0 when the program runs, or 0 */
 
 typedef struct {
     int ndim;
