@@ -699,11 +699,6 @@ static Ref take(Program *p, Span at, Span span, Ref a, const Ref *positions, int
     Dim needs = np_take ? take_needs(p, &s, axis + where.ndim, count) : count;
     for (int i = 0; i < n; i++) {                /* no position fits an empty axis */
         Dim size = va->shape.d[axis + i];
-        if (ir_dim_from_data(p, size)) {
-            diag_error(p->diag, at, "positions into an axis whose length comes from the data (%s) are not supported "
-                                    "yet", dim_str(p, size));
-            return 0;
-        }
         /* (np.take's check needs the axes before too: a product with a
          * count the data gives is no size npxc has) */
         if (np_take && needs == count && ir_dim_from_data(p, count) && DIM_MAY_BE_EMPTY(size) &&

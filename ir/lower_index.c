@@ -8,18 +8,6 @@
 
 static Program *P(Lower *L) { return L->p; }
 
-/* An axis whose length is only known once the program has computed it
- * (bincount's): run-time checks of it come too early, so only whole slices
- * of it are allowed. */
-static bool data_axis(Lower *L, Dim d, Span at)
-{
-    if (!DIM_IS_SYM(d) || P(L)->syms[DIM_SYMNO(d)].kind != SYM_DATA)
-        return false;
-    diag_error(P(L)->diag, at, "indexing an axis whose length comes from the data (%s) is not supported yet",
-               dim_str(P(L), d));
-    return true;
-}
-
 /* squeeze(a, axis): a without the given size-1 axes, or all of them (axes
  * of literal size 1: a size symbol's axis stays unless named). */
 Ref call_squeeze(Lower *L, Call *c, int unused)
@@ -49,8 +37,6 @@ Ref call_squeeze(Lower *L, Call *c, int unused)
         if (!(axes >> k & 1))
             continue;
         const char *what = "cannot select an axis to squeeze out which has size not equal to one";
-        if (data_axis(L, s->d[k], at))
-            return 0;
         if (!DIM_IS_SYM(s->d[k]) && s->d[k] != 1) {
             diag_error(p->diag, at, "%s (axis %d has size %lld)", what, k, (long long)s->d[k]);
             return 0;
@@ -73,7 +59,7 @@ static bool lower_slice(Lower *L, const Expr *e, Dim d, int k, AxisIndex *out)
 {
     const Expr *part[3] = { e->lhs, e->rhs, e->step };
     if (is_computed(L, e->lhs) || is_computed(L, e->rhs)) {
-        if (data_axis(L, d, e->span) || !lower_window(L, e, out))
+        if (!lower_window(L, e, out))
             return false;
         ir_add_window_check(P(L), P(L)->nstmts - 1, d, out, k, e->span);
         return true;
@@ -90,8 +76,7 @@ static bool lower_slice(Lower *L, const Expr *e, Dim d, int k, AxisIndex *out)
         return false;
     }
     *out = (AxisIndex){ false, v[0], v[1], v[2], 0, 0 };
-    bool whole = v[0] == NPX_NO_BOUND && v[1] == NPX_NO_BOUND && (v[2] == 1 || v[2] == -1);
-    return whole || !data_axis(L, d, e->span);
+    return true;
 }
 
 /* One integer index of an axis of size d: checked now when d is a literal,
@@ -100,7 +85,7 @@ static bool lower_single(Lower *L, const Expr *e, Dim d, int axis, AxisIndex *ou
 {
     Program *p = P(L);
     int64_t i;
-    if (!lower_const_int(L, e, &i) || data_axis(L, d, e->span))
+    if (!lower_const_int(L, e, &i))
         return false;
     if ((!DIM_IS_SYM(d) && (i < -d || i >= d)) || i < -NPX_MAX_ELEMENTS || i > NPX_MAX_ELEMENTS) {
         diag_error(p->diag, e->span, "index %lld is out of bounds for axis %d with size %s", (long long)i, axis,

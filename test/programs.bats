@@ -627,3 +627,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
     [[ "$output" == *"nanfill[i0] = npx_f64_to_i32((double)NAN);"* ]]
     [[ "$output" != *"(float)0.0"* && "$output" != *"npx_f64_to_i32(0.0)"* ]]
 }
+
+@test "integers, slices, positions and squeeze index an axis whose length only the data gives (a mask's, a bincount's), also in a loop" {
+    check_program "$BATS_TEST_DIRNAME/programs/data_axis.npx"
+}

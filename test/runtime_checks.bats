@@ -694,3 +694,25 @@ np.save(d + "/v0.npy", np.zeros(0, np.float32))' "$BATS_TEST_TMPDIR"
         [[ $output == *"m = array([], dtype=float32)"* ]]
     done
 }
+
+@test "an integer index into an axis whose length the data gives (a mask's, a bincount's) is checked once the data has counted: NumPy's IndexError, exit 3, no output" {
+    printf 'input x: f32[B]\ninput n: i64[K]\noutput a, c\nv = x[x > 0.5]\na = v[-1] * 2.0\nc = np.bincount(n)[3]\n' >"$BATS_TEST_TMPDIR/data_axis.npx"
+    "$PYTHON" -c 'import numpy as np, sys
+d = sys.argv[1]
+np.save(d + "/x2.npy", np.array([0.75, 0.25], np.float32))
+np.save(d + "/x1.npy", np.array([0.25], np.float32))
+np.save(d + "/n4.npy", np.array([0, 3], np.int64))
+np.save(d + "/n3.npy", np.array([1, 2], np.int64))' "$BATS_TEST_TMPDIR"
+    build_program "$BATS_TEST_TMPDIR/data_axis.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/data_axis.npx"
+    local d=$BATS_TEST_TMPDIR prog
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -0 "$prog" x="$d/x2.npy" n="$d/n4.npy" --print
+        [[ $output == *"a = array(1.5, dtype=float32)"* && $output == *"c = array(1)"* ]]
+        run -3 "$prog" x="$d/x1.npy" n="$d/n4.npy" -o "$d/out"
+        [[ $output == *"data_axis.npx:5: index -1 is out of bounds for axis 0 with size 0"* ]]
+        run -3 "$prog" x="$d/x2.npy" n="$d/n3.npy" -o "$d/out"
+        [[ $output == *"data_axis.npx:6: index 3 is out of bounds for axis 0 with size 3"* ]]
+        [ ! -e "$d/out/a.npy" ]
+    done
+}
