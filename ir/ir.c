@@ -677,11 +677,6 @@ bool ir_dim_at_most_one(const Program *p, Dim d)
     return (start >= 0) == (s->stop >= 0) && s->stop - start == 1;   /* x[:1], x[2:3], x[-2:-1] */
 }
 
-bool ir_dim_derived_from_data(const Program *p, Dim d)
-{
-    return DIM_IS_SYM(d) && p->syms[DIM_SYMNO(d)].kind != SYM_DATA && ir_dim_from_data(p, d);
-}
-
 const char *dim_str(Program *p, Dim d)
 {
     if (DIM_IS_SYM(d))

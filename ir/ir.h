@@ -331,11 +331,10 @@ Dim ir_slice_dim(Program *p, Dim base, int64_t start, int64_t stop, int64_t step
 bool ir_product_dim(Program *p, const Dim *d, int n, Dim *out);
 Dim ir_sum_dim(Program *p, Dim a, Dim b);        /* a literal, or a SYM_SUM symbol */
 Dim ir_min_dim(Program *p, Dim a, Dim b);        /* symbols a, b: a if b is a; else a SYM_MIN one */
-/* Is d a size computed from one only the data gives (?bincount/2)? The
- * emitter computes such a size once the data has given its parts (a
- * concatenation's ?nonzero+B); reshape does not take one yet. */
-bool ir_dim_derived_from_data(const Program *p, Dim d);
-bool ir_dim_from_data(const Program *p, Dim d);   /* ?bincount itself, or computed from it */
+/* Is d a size only the data gives (?bincount), or one computed from such
+ * sizes (?nonzero+B, ?bincount/2)? The emitter computes the latter once the
+ * data has given its parts (emit_derived_sizes). */
+bool ir_dim_from_data(const Program *p, Dim d);
 /* The most elements an axis of size d can have: d, or for a slice whose two
  * ends count from the same side (x[2:5], x[:4], x[-3:], x[3::-1]) their
  * distance over the step, whatever it slices, or min(N,M) of such a one;

@@ -242,12 +242,6 @@ Ref call_reshape(Lower *L, Call *c, int flat)
         }
         ir_add_check(p, p->nstmts - 1, total, known, c->call->at, "cannot reshape array: the sizes differ");
     }
-    for (int k = 0; k < s.ndim; k++)
-        if (ir_dim_derived_from_data(p, s.d[k])) {
-            diag_error(p->diag, c->call->at, "reshape: a size computed from a length only the data gives (%s) "
-                       "is not supported yet", dim_str(p, s.d[k]));
-            return 0;
-        }
     Ref r = build_reshape(p, c->call->span, x, &s);
     return flat == 2 && r ? build_cast(p, c->call->span, r, V(p, r)->dtype) : r;   /* flatten: a copy */
 }

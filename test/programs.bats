@@ -631,3 +631,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "integers, slices, positions and squeeze index an axis whose length only the data gives (a mask's, a bincount's), also in a loop" {
     check_program "$BATS_TEST_DIRNAME/programs/data_axis.npx"
 }
+
+@test "reshape, ravel and unique of arrays whose length only the data gives match NumPy, also in a loop" {
+    check_program "$BATS_TEST_DIRNAME/programs/reshape_counted.npx"
+}

@@ -716,3 +716,21 @@ np.save(d + "/n3.npy", np.array([1, 2], np.int64))' "$BATS_TEST_TMPDIR"
         [ ! -e "$d/out/a.npy" ]
     done
 }
+
+@test "a reshape of a length the data gives checks, once the data has counted, that the shape divides it: NumPy's ValueError, exit 3, no output" {
+    printf 'input x: f32[B]\noutput p\np = x[x > 0.5].reshape(-1, 2)\n' >"$BATS_TEST_TMPDIR/pairs.npx"
+    "$PYTHON" -c 'import numpy as np, sys
+d = sys.argv[1]
+np.save(d + "/x4.npy", np.array([0.75, 0.25, 0.875, 0.625, 0.5625], np.float32))
+np.save(d + "/x3.npy", np.array([0.75, 0.25, 0.875, 0.625], np.float32))' "$BATS_TEST_TMPDIR"
+    build_program "$BATS_TEST_TMPDIR/pairs.npx"
+    build_cuda_program "$BATS_TEST_TMPDIR/pairs.npx"
+    local d=$BATS_TEST_TMPDIR prog
+    for prog in "$PROG" "$CUDA_PROG"; do
+        run -0 "$prog" x="$d/x4.npy" --print
+        [[ $output == *"p = array([[0.75  , 0.875 ],"* ]]
+        run -3 "$prog" x="$d/x3.npy" -o "$d/out"
+        [[ $output == *"pairs.npx:3: cannot reshape array into shape (-1, 2): the size is 3"* ]]
+        [ ! -e "$d/out/p.npy" ]
+    done
+}
