@@ -152,9 +152,16 @@ static bool check_next(Lower *L, Ref c, Ref next, const char *name, const Stmt *
     diag_error(p->diag, st->span, "'%s' must keep its dtype and shape from one iteration to the next: it is %s "
                "before the loop and %s after this statement", name, shape_str(p, &vc->shape, vc->dtype, vc->weak),
                shape_str(p, &vn->shape, vn->dtype, vn->weak));
+    bool counted = false;                        /* r = r[keep]: a length the data decide */
+    for (int k = 0; k < vn->shape.ndim; k++)
+        counted |= ir_dim_from_data(p, vn->shape.d[k]);
     if (vc->weak && !vn->weak && shape_equal(&vn->shape, &vc->shape))
         diag_note(p->diag, loop->span, "a Python number becomes an array in the first iteration; start '%s' "
                   "as one before the loop: np.full((), value, %s)", name, dtype_name(vn->dtype));
+    else if (counted && vn->dtype == vc->dtype)
+        diag_note(p->diag, loop->span, "a length the data decide that changes in a loop is not supported yet; "
+                  "carry a boolean mask instead ('keep = keep & (...)' in the loop) and select with it where the "
+                  "values are read");
     else
         diag_note(p->diag, loop->span, "the loop starts here");
     return false;

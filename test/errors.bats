@@ -218,6 +218,15 @@ PY
     check_diagnostic "$BATS_TEST_DIRNAME/errors/loops.npx"
 }
 
+@test "a loop that shortens a carried array by a mask (sigma clipping) is refused with a note that shows the mask to carry" {
+    printf 'input x: f32[N]\noutput r\nr = x\nfor i in range(3):\n    r = r[np.abs(r - r.mean()) < 2 * r.std()]\n' \
+        >"$BATS_TEST_TMPDIR/clip.npx"
+    run -1 "$NPXC" "$BATS_TEST_TMPDIR/clip.npx" -o "$BATS_TEST_TMPDIR/clip.c"
+    [[ $output == *"clip.npx:5:5: error: 'r' must keep its dtype and shape from one iteration to the next: it is f32[N] before the loop and f32[?nonzero] after this statement"* ]]
+    [[ $output == *"clip.npx:4:1: note: a length the data decide that changes in a loop is not supported yet; carry a boolean mask instead ('keep = keep & (...)' in the loop)"* ]]
+    [ ! -e "$BATS_TEST_TMPDIR/clip.c" ]
+}
+
 @test "indentation outside a loop's body is rejected as Python rejects it" {
     check_diagnostic "$BATS_TEST_DIRNAME/errors/indentation.npx"
 }

@@ -635,3 +635,7 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "reshape, ravel and unique of arrays whose length only the data gives match NumPy, also in a loop" {
     check_program "$BATS_TEST_DIRNAME/programs/reshape_counted.npx"
 }
+
+@test "sigma clipping with a carried mask (the note's advice for a loop that shortens an array) matches NumPy" {
+    check_program "$BATS_TEST_DIRNAME/programs/sigma_clip.npx"
+}
