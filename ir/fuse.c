@@ -167,6 +167,24 @@ static bool reads_once(const Value *u, Ref r)
     }
 }
 
+/* Is r read by one value: once, or as both operands of an elementwise one
+ * (d * d, var's square of x - mean) when r is computed from stored values
+ * and literals alone? Then its expression is written twice, which the C
+ * compiler computes once, and no memory pass stores and reloads it. */
+static bool read_by_one(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r], *u = &p->vals[v->user];
+    if (v->uses == 1)
+        return true;
+    if (v->uses != 2 || u->kind != IR_UFUNC || u->nargs != 2 || u->args[0] != r || u->args[1] != r ||
+        (v->kind != IR_UFUNC && v->kind != IR_CAST))
+        return false;
+    for (int i = 0; i < v->nargs; i++)
+        if (!p->vals[v->args[i]].materialize && p->vals[v->args[i]].kind != IR_LITERAL)
+            return false;
+    return true;
+}
+
 /* The value that computes with the elements of r, read once each: its one
  * user, or past views that read each element once and store nothing, the
  * one user of the last of them (np.cross's three components, each given a
@@ -176,7 +194,7 @@ static bool reads_once(const Value *u, Ref r)
 static Ref element_user(const Program *p, Ref r, const bool *stored, Ref *read, bool *joined)
 {
     *joined = false;
-    for (*read = r; p->vals[*read].uses == 1; *read = p->vals[*read].user) {
+    for (*read = r; read_by_one(p, *read); *read = p->vals[*read].user) {
         Ref u = p->vals[*read].user;
         if (!reads_once(&p->vals[u], *read) || stored[u])
             return u;

@@ -136,6 +136,19 @@ program() {
     [ "$(grep -c 'loop:' <<<"$NPX_OUTPUT")" -eq 1 ]
 }
 
+@test "var and std square x - mean where their sum reads it, never storing it: whole, along rows, C and GPU" {
+    program $'input x: f32[N, M]\ninput k: i64[N]\noutput s, v, n\ns = x.std()\nv = x.var(axis=1)\nn = np.linalg.norm(k)'
+    explain "$BATS_TEST_TMPDIR/p.npx"
+    grep -qxF '    loop: sum -> sum f32 (temporary) (fused: multiply, subtract)' <<<"$NPX_OUTPUT"
+    grep -qF '    loop: sum -> v f32[N] (fused: multiply, subtract)' <<<"$NPX_OUTPUT"
+    ! grep -qF 'subtract f32' <<<"$NPX_OUTPUT"
+    ! grep -qF 'astype f64' <<<"$NPX_OUTPUT"
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    grep -qF 'const double elem = (double)((x[i0 * M + i1] - mean[0]) * (x[i0 * M + i1] - mean[0]));' "$BATS_TEST_TMPDIR/p.cu"
+    ! grep -qF '"subtract"' "$BATS_TEST_TMPDIR/p.cu"
+    check_program "$BATS_TEST_TMPDIR/p.npx" --random 2 --dim N=40 --dim M=700   # C, CUDA emulated, NumPy
+}
+
 @test "parts joined, sliced or given a new axis are computed where they are stored; a broadcast part is stored first" {
     program $'input a: f32[N, 3]\ninput b: f32[N, 3]\noutput c\nc = np.cross(a, b)'
     explain "$BATS_TEST_TMPDIR/p.npx"
