@@ -664,6 +664,14 @@ bool ir_dim_depends(const Program *p, Dim d, Dim data)
 
 bool ir_dim_from_data(const Program *p, Dim d) { return ir_dim_depends(p, d, 0); }
 
+int ir_data_axis(const Program *p, const Shape *s)
+{
+    for (int k = 0; k < s->ndim; k++)
+        if (ir_dim_from_data(p, s->d[k]))
+            return k;
+    return -1;
+}
+
 bool ir_dim_at_most_one(const Program *p, Dim d)
 {
     if (!DIM_IS_SYM(d) || p->syms[DIM_SYMNO(d)].kind != SYM_SLICE)

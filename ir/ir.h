@@ -335,6 +335,8 @@ Dim ir_min_dim(Program *p, Dim a, Dim b);        /* symbols a, b: a if b is a; e
  * sizes (?nonzero+B, ?bincount/2)? The emitter computes the latter once the
  * data has given its parts (emit_derived_sizes). */
 bool ir_dim_from_data(const Program *p, Dim d);
+/* The first axis of s whose size is such a one, or -1. */
+int ir_data_axis(const Program *p, const Shape *s);
 /* The most elements an axis of size d can have: d, or for a slice whose two
  * ends count from the same side (x[2:5], x[:4], x[-3:], x[3::-1]) their
  * distance over the step, whatever it slices, or min(N,M) of such a one;

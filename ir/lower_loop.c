@@ -152,9 +152,7 @@ static bool check_next(Lower *L, Ref c, Ref next, const char *name, const Stmt *
     diag_error(p->diag, st->span, "'%s' must keep its dtype and shape from one iteration to the next: it is %s "
                "before the loop and %s after this statement", name, shape_str(p, &vc->shape, vc->dtype, vc->weak),
                shape_str(p, &vn->shape, vn->dtype, vn->weak));
-    bool counted = false;                        /* r = r[keep]: a length the data decide */
-    for (int k = 0; k < vn->shape.ndim; k++)
-        counted |= ir_dim_from_data(p, vn->shape.d[k]);
+    bool counted = ir_data_axis(p, &vn->shape) >= 0;   /* r = r[keep]: a length the data decide */
     if (vc->weak && !vn->weak && shape_equal(&vn->shape, &vc->shape))
         diag_note(p->diag, loop->span, "a Python number becomes an array in the first iteration; start '%s' "
                   "as one before the loop: np.full((), value, %s)", name, dtype_name(vn->dtype));
@@ -179,13 +177,13 @@ void lower_carry_out(Lower *L, Binding *b)
     Ref last = b->value;
     const Value *v = V(p, last);
     b->kind = BIND_VALUE;
-    for (int k = 0; k < v->shape.ndim; k++)
-        if (ir_dim_from_data(p, v->shape.d[k])) {
-            diag_error(p->diag, p->stmts[v->stmt].span, "'%s' has a size that the data decide in each iteration "
-                       "(%s); reading it after the loop is not supported yet", b->name, dim_str(p, v->shape.d[k]));
-            b->value = 0;
-            return;
-        }
+    int counted = ir_data_axis(p, &v->shape);
+    if (counted >= 0) {
+        diag_error(p->diag, p->stmts[v->stmt].span, "'%s' has a size that the data decide in each iteration "
+                   "(%s); reading it after the loop is not supported yet", b->name, dim_str(p, v->shape.d[counted]));
+        b->value = 0;
+        return;
+    }
     for (int i = 0; i + 1 < b->nout; i++)
         if (p->loops[b->out[i]].varies) {
             diag_error(p->diag, p->stmts[p->loops[b->out[i]].first].span, "'%s' is bound only inside this loop, "

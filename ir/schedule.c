@@ -280,9 +280,7 @@ static void hoist_buffers(Program *p, const bool *moved)
         if (!v->owned || v->row_local || v->adopts || v->late || p->is_output[r] || buffer_moves(p, r, moved) ||
             p->stmts[v->stmt].kind != ST_ASSIGN)
             continue;
-        bool fixed = true;
-        for (int k = 0; k < v->shape.ndim; k++)
-            fixed &= !ir_dim_from_data(p, v->shape.d[k]);
+        bool fixed = ir_data_axis(p, &v->shape) < 0;
         for (int i = 0; fixed && i < p->nloops; i++)       /* outer loops first */
             if (p->loops[i].first < v->stmt && v->stmt < p->loops[i].last) {
                 v->hoist = i + 1;
