@@ -169,6 +169,19 @@ EOF
     ((SECONDS < 30))
 }
 
+@test "fibers switched by swapcontext (NPX_EMU_UCONTEXT=1) are right in every order too, and catch the same race" {
+    export NPX_EMU_UCONTEXT=1
+    in_every_order reduce sum 0
+    in_every_order reduce cumsum 0
+    in_every_order warp reduce
+    in_every_order warp lanes
+    emu elementwise
+    npx_exec "NPX_EMU_UCONTEXT=1 elementwise barriers" "$P" barriers
+    wrong_in shuffle reduce sum 1
+    NPX_EMU_UCONTEXT=2 run -2 "$P" sum 0
+    [[ $output == *"error: NPX_EMU_UCONTEXT must be an integer from 0 to 1, not '2'"* ]]
+}
+
 # ---- atomics, warps, shared memory -------------------------------------------------
 
 @test "a histogram privatized in shared memory (atomicAdd int, ull, float, double) is right in every order" {

@@ -7,9 +7,9 @@
  *   g++ -std=c++17 -x c++ prog.cu -o prog_emu -lpthread    # no toolkit, no GPU
  *
  * Emulation is for correctness, never for speed: it runs a kernel's blocks one
- * after another and the threads of a block as cooperative fibers (ucontext)
- * that switch only at barriers. Races show as wrong answers in some thread
- * order (NPX_EMU_ORDER below); results that are right in every order are
+ * after another and the threads of a block as cooperative fibers that switch
+ * only at barriers (a few instructions on x86-64, swapcontext elsewhere).
+ * Races show as wrong answers in some thread order (NPX_EMU_ORDER below); results that are right in every order are
  * the GPU's, up to the order of floating-point atomics.
  *
  * ---- What generated code writes (both builds) -----------------------------
@@ -127,6 +127,8 @@
  *   NPX_EMU_SEED=N        the seed for shuffle (default fixed).
  *   NPX_EMU_SMS=N         multiprocessors reported (default 132).
  *   NPX_EMU_STACK_KB=N    stack of each fiber (default 64, 256 under ASan).
+ *   NPX_EMU_UCONTEXT=1    switch fibers with swapcontext where the faster
+ *       switch of x86-64 would do (the two give the same results).
  * Kernels are launched from one host thread at a time. The emulated device
  *   is one for the whole program (C++17 inline variables), however many
  *   files include this header.
@@ -362,9 +364,19 @@ enum { NPX_EMU_SHARED_BYTES = 48 * 1024, NPX_EMU_MAX_THREADS = 1024 };
 enum { NPX_EMU_UNSTARTED, NPX_EMU_READY, NPX_EMU_RUNNING, NPX_EMU_AT_SYNC, NPX_EMU_AT_WARP, NPX_EMU_DONE };
 enum { NPX_EMU_FORWARD, NPX_EMU_REVERSE, NPX_EMU_SHUFFLE };
 
+/* Where a suspended context resumes: on x86-64 its stack pointer (the
+ * registers it keeps are saved on its stack, see npx_emu_jump); elsewhere,
+ * or where a shadow stack guards returns (which only swapcontext knows how
+ * to switch), a ucontext. swapcontext also saves the signal mask, a system
+ * call per switch that was most of an emulated barrier's cost. */
+struct npx_emu_context {
+    void *sp;
+    ucontext_t uc;
+};
+
 /* A fiber: a stack that runs one block thread at a time. */
 struct npx_emu_fiber {
-    ucontext_t ctx;                /* never moves once made */
+    npx_emu_context ctx;           /* never moves once made */
     char *stack;
     size_t size;
     void *fake_stack;              /* AddressSanitizer's, across switches */
@@ -389,6 +401,7 @@ struct npx_emu_state {
     int order;                     /* NPX_EMU_FORWARD ... */
     uint64_t rng;
     size_t stack_size;
+    bool fast_switch;              /* npx_emu_jump, not swapcontext */
     int sms;
 
     /* Stream capture (one stream at a time): the stream, the graph being
@@ -424,7 +437,7 @@ struct npx_emu_state {
     std::vector<npx_emu_fiber *> fibers;
     std::vector<int> free_fibers;
     int cur_fiber;
-    ucontext_t main_ctx;
+    npx_emu_context main_ctx;
     void *main_fake;
     const void *main_bottom;
     size_t main_size;
@@ -475,6 +488,58 @@ NPX_EMU_FN void npx_emu_fatal(const char *fmt, ...)
     fflush(stderr);
     _exit(4);
 }
+
+/* ---- The fibers' switch -------------------------------------------------------- */
+#if defined(__x86_64__) && defined(__linux__)
+/* npx_emu_jump(&save, to): pushes the registers the SysV ABI says a call
+ * keeps (rbx, rbp, r12-r15, the SSE and x87 control words), leaves the
+ * stack pointer in save, takes `to` as the stack pointer and pops the same
+ * from it; its ret returns into the context that saved `to`. A local
+ * symbol: every file that includes this header has its own. */
+asm(".text\n"
+    ".type npx_emu_jump, @function\n"
+    "npx_emu_jump:\n"
+    "    pushq %rbp\n    pushq %rbx\n    pushq %r12\n    pushq %r13\n    pushq %r14\n    pushq %r15\n"
+    "    subq $8, %rsp\n    stmxcsr (%rsp)\n    fnstcw 4(%rsp)\n"
+    "    movq %rsp, (%rdi)\n"
+    "    movq %rsi, %rsp\n"
+    "    ldmxcsr (%rsp)\n    fldcw 4(%rsp)\n    addq $8, %rsp\n"
+    "    popq %r15\n    popq %r14\n    popq %r13\n    popq %r12\n    popq %rbx\n    popq %rbp\n"
+    "    ret\n"
+    ".size npx_emu_jump, .-npx_emu_jump\n");
+extern "C" void npx_emu_jump(void **save, void *to);
+
+/* Whether this thread runs with a shadow stack (CET): rdsspq leaves 0 in
+ * its register where there is none, and is a no-op on CPUs without CET. */
+NPX_EMU_FN bool npx_emu_jump_usable(void)
+{
+    unsigned long long ssp = 0;
+    asm volatile("rdsspq %0" : "+r"(ssp));
+    return ssp == 0;
+}
+
+/* A stack that npx_emu_jump resumes into entry, as if called: the words it
+ * pops (control words as this thread has them, six zero registers, entry),
+ * then a null return address, entry's frame 16-byte aligned. */
+NPX_EMU_FN void *npx_emu_jump_stack(char *stack, size_t size, void (*entry)(void))
+{
+    uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+    uint64_t *w = (uint64_t *)(top - 9 * sizeof(uint64_t));
+    uint32_t mxcsr;
+    uint16_t fpcw;
+    asm volatile("stmxcsr %0\n    fnstcw %1" : "=m"(mxcsr), "=m"(fpcw));
+    w[0] = mxcsr | (uint64_t)fpcw << 32;
+    for (int i = 1; i <= 6; i++)
+        w[i] = 0;
+    w[7] = (uint64_t)(uintptr_t)entry;
+    w[8] = 0;
+    return w;
+}
+#else
+NPX_EMU_FN bool npx_emu_jump_usable(void) { return false; }
+NPX_EMU_FN void npx_emu_jump(void **, void *) { npx_emu_fatal("no fast fiber switch on this machine"); }
+NPX_EMU_FN void *npx_emu_jump_stack(char *, size_t, void (*)(void)) { return nullptr; }
+#endif
 
 /* A note on stderr explaining an error code about to be returned. */
 NPX_EMU_FN void npx_emu_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
@@ -530,6 +595,7 @@ NPX_EMU_FN npx_emu_state &npx_emu(void)
     long kb = npx_emu_env_long("NPX_EMU_STACK_KB", 64, 16, 1L << 20);
 #endif
     s->stack_size = (size_t)kb * 1024;
+    s->fast_switch = !npx_emu_env_long("NPX_EMU_UCONTEXT", 0, 0, 1) && npx_emu_jump_usable();
     s->cur_fiber = -1;
     s->cur_thread = -1;
     npx_emu_g = s;
@@ -1195,14 +1261,19 @@ NPX_EMU_FN cudaError_t cudaGraphDestroy(cudaGraph_t graph)
 
 NPX_EMU_FN void npx_emu_fiber_entry(void);
 
-/* Under AddressSanitizer, libc's own swapcontext: ASan's wrapper prints a
+/* Switches contexts with npx_emu_jump where it works, else swapcontext;
+ * under AddressSanitizer libc's own swapcontext: ASan's wrapper prints a
  * warning on stderr and clears the shadow of the whole target stack at each
  * switch, neither of which is needed when every switch is announced with
  * __sanitizer_start_switch_fiber / __sanitizer_finish_switch_fiber. */
-NPX_EMU_FN int npx_emu_swapcontext(ucontext_t *from, const ucontext_t *to)
+NPX_EMU_FN void npx_emu_swapcontext(npx_emu_context *from, const npx_emu_context *to)
 {
-#ifdef NPX_EMU_ASAN
+    if (npx_emu_g->fast_switch) {
+        npx_emu_jump(&from->sp, to->sp);
+        return;
+    }
     typedef int swap_fn(ucontext_t *, const ucontext_t *);
+#ifdef NPX_EMU_ASAN
     static swap_fn *real;
     if (!real) {
         void *libc = dlopen("libc.so.6", RTLD_LAZY | RTLD_NOLOAD);
@@ -1210,10 +1281,11 @@ NPX_EMU_FN int npx_emu_swapcontext(ucontext_t *from, const ucontext_t *to)
         if (!real)
             real = swapcontext;
     }
-    return real(from, to);
 #else
-    return swapcontext(from, to);
+    swap_fn *real = swapcontext;
 #endif
+    if (real(&from->uc, &to->uc) != 0)
+        npx_emu_fatal("swapcontext failed");
 }
 
 /* Switches from the current context to fiber `to` (-1: main). Returns when
@@ -1222,9 +1294,9 @@ NPX_EMU_FN void npx_emu_switch(int to)
 {
     npx_emu_state &s = *npx_emu_g;
     int from = s.cur_fiber;
-    ucontext_t *from_ctx = from < 0 ? &s.main_ctx : &s.fibers[from]->ctx;
+    npx_emu_context *from_ctx = from < 0 ? &s.main_ctx : &s.fibers[from]->ctx;
     void **from_fake = from < 0 ? &s.main_fake : &s.fibers[from]->fake_stack;
-    ucontext_t *to_ctx = to < 0 ? &s.main_ctx : &s.fibers[to]->ctx;
+    npx_emu_context *to_ctx = to < 0 ? &s.main_ctx : &s.fibers[to]->ctx;
     s.from_main = from < 0;
     s.cur_fiber = to;
 #ifdef NPX_EMU_ASAN
@@ -1233,8 +1305,7 @@ NPX_EMU_FN void npx_emu_switch(int to)
     else
         __sanitizer_start_switch_fiber(from_fake, s.fibers[to]->stack, s.fibers[to]->size);
 #endif
-    if (npx_emu_swapcontext(from_ctx, to_ctx) != 0)
-        npx_emu_fatal("swapcontext failed");
+    npx_emu_swapcontext(from_ctx, to_ctx);
 #ifdef NPX_EMU_ASAN
     const void *bottom;
     size_t size;
@@ -1261,12 +1332,16 @@ NPX_EMU_FN int npx_emu_new_fiber(void)
     f->stack = mem + page;
     f->size = s.stack_size;
     f->thread = -1;
-    if (getcontext(&f->ctx) != 0)
-        npx_emu_fatal("getcontext failed");
-    f->ctx.uc_stack.ss_sp = f->stack;
-    f->ctx.uc_stack.ss_size = f->size;
-    f->ctx.uc_link = nullptr;
-    makecontext(&f->ctx, npx_emu_fiber_entry, 0);
+    if (s.fast_switch) {
+        f->ctx.sp = npx_emu_jump_stack(f->stack, f->size, npx_emu_fiber_entry);
+    } else {
+        if (getcontext(&f->ctx.uc) != 0)
+            npx_emu_fatal("getcontext failed");
+        f->ctx.uc.uc_stack.ss_sp = f->stack;
+        f->ctx.uc.uc_stack.ss_size = f->size;
+        f->ctx.uc.uc_link = nullptr;
+        makecontext(&f->ctx.uc, npx_emu_fiber_entry, 0);
+    }
     s.fibers.push_back(f);
     return (int)s.fibers.size() - 1;
 }
