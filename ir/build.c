@@ -529,10 +529,45 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
                            reduce_dtype(red, in->weak ? dtype_default(in->dtype) : in->dtype));
 }
 
-Ref build_reduce_as(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t)
+/* Can statement `at` read a value statement `from` computed: is it not
+ * inside a loop that has ended before `at`? */
+static bool still_computed(const Program *p, int from, int at)
+{
+    int depth = 0;
+    for (int s = from + 1; s <= at; s++) {
+        depth += p->stmts[s].kind == ST_FOR;
+        depth -= p->stmts[s].kind == ST_END;
+        if (depth < 0)
+            return false;
+    }
+    return true;
+}
+
+/* An earlier reduction of a that this one would repeat: x.var() after
+ * x.mean() finds the mean there. Not under -O0, nor one whose empty axis
+ * gives its start (which an ordinary reduction must not take). */
+static Ref same_reduction(Program *p, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t)
+{
+    if (!p->opt)
+        return 0;
+    for (Ref q = p->nvals - 1; q > a; q--) {
+        const Value *v = V(p, q);
+        if (v->kind == IR_REDUCE && v->args[0] == a && v->red == red && v->axes == axes &&
+            v->keepdims == keepdims && v->dtype == t && !v->empty_gives_start && !v->late &&
+            still_computed(p, v->stmt, p->nstmts - 1))
+            return q;
+    }
+    return 0;
+}
+
+static Ref reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t,
+                  bool empty_gives_start)
 {
     if (!a)
         return 0;
+    Ref same = empty_gives_start ? 0 : same_reduction(p, red, a, axes, keepdims, t);
+    if (same)
+        return same;
     const Value *in = V(p, a);
     Shape s = { 0, { 0 } };
     bool empty = false;                  /* a reduced axis of literal size 0 */
@@ -556,9 +591,20 @@ Ref build_reduce_as(Program *p, Span span, Reduction red, Ref a, uint32_t axes, 
     v->shape = s;
     v->axes = axes;
     v->keepdims = keepdims;
+    v->empty_gives_start = empty_gives_start;
     v->args[0] = a;
     v->nargs = 1;
     return r;
+}
+
+Ref build_reduce_as(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t)
+{
+    return reduce(p, span, red, a, axes, keepdims, t, false);
+}
+
+Ref build_extreme_or_start(Program *p, Span span, Reduction red, Ref a)
+{
+    return a ? reduce(p, span, red, a, 1u, false, V(p, a)->dtype, true) : 0;
 }
 
 /* a and v compared in their common dtype, as NumPy's PyArray_SearchSorted

@@ -49,6 +49,9 @@ Ref build_concat(Program *p, Span span, Ref a, Ref b, int axis, const Shape *s);
 Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims);
 /* accumulated in dtype t: sum(dtype=np.int32) sums int32 as int32, not widened */
 Ref build_reduce_as(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t);
+/* max or min (red) of 1-D a whose start (-inf, +inf, the integer limits)
+ * stands for that of nothing, where NumPy fails (histogram's range) */
+Ref build_extreme_or_start(Program *p, Span span, Reduction red, Ref a);
 Ref build_matmul(Program *p, Span at, Span span, Ref a, Ref b, const char *what);
 Ref build_arange(Program *p, Span span, npx_dtype t, double start, double step, Dim n);
 Ref build_bincount(Program *p, Span at, Span span, Ref x, Ref w, Dim minlength);

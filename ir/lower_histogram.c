@@ -113,11 +113,11 @@ static bool given_range(Lower *L, Call *c, const Expr *e, double *lo, double *hi
  * dtype. */
 static void data_range(Program *p, Span at, Span sp, Ref x, npx_dtype t, Ref *lo, Ref *hi)
 {
-    *lo = build_reduce(p, sp, RED_min, x, 1u, false);
-    *hi = build_reduce(p, sp, RED_max, x, 1u, false);
     Dim n = V(p, x)->shape.d[0];
-    if (DIM_IS_SYM(n)) {                        /* (a literal size is not 0 here) */
-        p->vals[*lo].empty_gives_start = p->vals[*hi].empty_gives_start = true;
+    bool maybe_empty = DIM_IS_SYM(n);           /* (a literal size is not 0 here) */
+    *lo = maybe_empty ? build_extreme_or_start(p, sp, RED_min, x) : build_reduce(p, sp, RED_min, x, 1u, false);
+    *hi = maybe_empty ? build_extreme_or_start(p, sp, RED_max, x) : build_reduce(p, sp, RED_max, x, 1u, false);
+    if (maybe_empty) {
         Ref empty = ufunc(p, at, sp, UF_equal, lower_size(p, sp, n), python_int(p, sp, 0));
         *lo = build_ufunc(p, at, sp, UF_where, (Ref[]){ empty, python_int(p, sp, 0), *lo }, 3, false);
         *hi = build_ufunc(p, at, sp, UF_where, (Ref[]){ empty, python_int(p, sp, 1), *hi }, 3, false);

@@ -639,3 +639,8 @@ print('y = ' + ' + '.join(['a'] * 600) + ' - ' + ' * '.join(['a'] * 100))" >"$BA
 @test "sigma clipping with a carried mask (the note's advice for a loop that shortens an array) matches NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/sigma_clip.npx"
 }
+
+@test "reductions computed once and read again (var after mean, a sum written twice, in a loop's body) match NumPy, also after a loop that runs no times" {
+    check_program "$BATS_TEST_DIRNAME/programs/reused_reductions.npx"
+    check_program "$BATS_TEST_DIRNAME/programs/reused_reductions.npx" --random 4 --dim R=6 --dim C=33 --dim K=0
+}
