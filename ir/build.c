@@ -584,6 +584,11 @@ static Ref reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bo
         diag_error(p->diag, span, "%s", empty_reduction_error(red));
         return 0;
     }
+    /* the same kept as axes of length 1 where this one drops them, or the
+     * other way round (x.mean(axis=0) and x.std(axis=0)'s mean): a view of it */
+    Ref other = empty_gives_start ? 0 : same_reduction(p, red, a, axes, !keepdims, t);
+    if (other)
+        return keepdims ? build_expand(p, span, other, axes, in->shape.ndim) : build_reshape(p, span, other, &s);
     Ref r = ir_new(p, IR_REDUCE, span);
     Value *v = V(p, r);
     v->red = red;

@@ -167,6 +167,17 @@ static bool reads_once(const Value *u, Ref r)
     }
 }
 
+/* Is r a stored value or a literal, or a view that reads one without
+ * computing (mean[None, :], a keepdims reduction read without its axis)? */
+static bool stored_or_literal(const Program *p, Ref r)
+{
+    const Value *v = &p->vals[r];
+    while (!v->materialize && (v->kind == IR_EXPAND || v->kind == IR_RESHAPE || v->kind == IR_BROADCAST ||
+                               v->kind == IR_TRANSPOSE))
+        v = &p->vals[v->args[0]];
+    return v->materialize || v->kind == IR_LITERAL;
+}
+
 /* Is r read by one value: once, or as both operands of an elementwise one
  * (d * d, var's square of x - mean) when r is computed from stored values
  * and literals alone? Then its expression is written twice, which the C
@@ -180,7 +191,7 @@ static bool read_by_one(const Program *p, Ref r)
         (v->kind != IR_UFUNC && v->kind != IR_CAST))
         return false;
     for (int i = 0; i < v->nargs; i++)
-        if (!p->vals[v->args[i]].materialize && p->vals[v->args[i]].kind != IR_LITERAL)
+        if (!stored_or_literal(p, v->args[i]))
             return false;
     return true;
 }
