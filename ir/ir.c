@@ -295,6 +295,13 @@ int ir_swapped_axis(Program *p, Ref r)
     return -1;
 }
 
+bool ir_reads_across_rows(Program *p, Ref r)
+{
+    const Value *v = V(p, r);
+    Ref element = v->kind == IR_REDUCE ? v->args[0] : r;
+    return element_inner_loops(p, element, element == r) & 1;
+}
+
 bool ir_row_blocks(Program *p, Ref r)
 {
     const Value *v = V(p, r);

@@ -427,6 +427,11 @@ const char *ir_ufunc_at_atomic(const Value *u);
  * its elements are those of args[0] from one offset on, so a GEMM can read
  * them there instead of from a copy? */
 bool ir_contiguous_block(const Program *p, const Value *v);
+/* Does value r's element (a reduction's: its operand's), computed in a loop
+ * over r's first axis, read an array across its rows (a.T's rows are a's
+ * columns)? Then a row group's loop over that axis would read a new cache
+ * line at every element (rows.c keeps such values out of groups). */
+bool ir_reads_across_rows(Program *p, Ref r);
 /* For reduction r outside a row group (whose loop over the rows computes a
  * row's result at a time) on the C target: does it go 8 rows at a time, each thread
  * folding its rows into its own row of accumulators (target_c.c's c_reduce)?

@@ -48,7 +48,7 @@ typedef struct {
 } Scan;
 
 /* May statement s join the group? Updates *g when it may. */
-static bool joins(const Program *p, int s, Scan *g)
+static bool joins(Program *p, int s, Scan *g)
 {
     Scan next = *g;
     if (p->stmts[s].kind != ST_ASSIGN)
@@ -60,7 +60,7 @@ static bool joins(const Program *p, int s, Scan *g)
         bool row_wise = v->kind == IR_UFUNC || v->kind == IR_CAST || (v->kind == IR_REDUCE && !(v->axes & 1));
         if (p->cuda && !block_row_wise(p, v))
             return false;
-        if (!row_wise || v->shape.ndim == 0 || v->shape.d[0] != g->rows ||
+        if (!row_wise || v->shape.ndim == 0 || v->shape.d[0] != g->rows || ir_reads_across_rows(p, r) ||
             !reads_own_row(p, r, g->first, true, &next.reuses))
             return false;
         next.wide |= v->shape.ndim > 1;

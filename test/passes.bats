@@ -352,6 +352,15 @@ program() {
     ! grep -q 'xc f32\[B, C\].*one row at a time' <<<"$NPX_OUTPUT"
 }
 
+@test "a statement that reads an array across its rows (a.T.var(axis=1)) makes no row group: its reductions go along a's rows" {
+    explain "$BATS_TEST_DIRNAME/programs/rows_transposed.npx"
+    not grep -q 'row by row' <<<"$NPX_OUTPUT"
+    grep -qxF '    loop: mean -> mean f32[M, 1] (temporary) (fused: transpose), 8 rows at a time: each thread folds its rows into its own accumulators' <<<"$NPX_OUTPUT"
+    explain "$BATS_TEST_DIRNAME/programs/rows_transposed.npx" -t cuda
+    not grep -q 'row by row' <<<"$NPX_OUTPUT"
+    grep -qF 'kernel: mean -> mean f32[M, 1] (temporary) (fused: transpose), a warp across 32 results, a thread down each' <<<"$NPX_OUTPUT"
+}
+
 @test "statements whose rows are single elements, and -O0, make no row group" {
     program $'input a: f32[N]\ninput b: f32[N]\noutput y, z\nd = a - b\ny = d * d\nz = np.exp(d) + y'
     explain "$BATS_TEST_TMPDIR/p.npx"

@@ -291,7 +291,7 @@ load test_helper
     check_program "$BATS_TEST_DIRNAME/programs/reduce_finish_rows.npx" --random 73 --dim N=300 --dim D=2000
 }
 
-@test "row groups whose reductions read a transpose's rows (a.T.var(axis=1)) build with OpenMP and match NumPy" {
+@test "reductions of a transpose's rows (a.T.var(axis=1)), once row groups', build with OpenMP and match NumPy" {
     check_program "$BATS_TEST_DIRNAME/programs/rows_transposed.npx"
     check_program "$BATS_TEST_DIRNAME/programs/rows_transposed.npx" --random 72 --dim N=300 --dim M=200
 }
