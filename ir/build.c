@@ -414,6 +414,34 @@ Ref build_broadcast(Program *p, Span span, Ref a, const Shape *s)
     return r;
 }
 
+/* Can statement `at` read a value statement `from` computed: is it not
+ * inside a loop that has ended before `at`? */
+static bool still_computed(const Program *p, int from, int at)
+{
+    int depth = 0;
+    for (int s = from + 1; s <= at; s++) {
+        depth += p->stmts[s].kind == ST_FOR;
+        depth -= p->stmts[s].kind == ST_END;
+        if (depth < 0)
+            return false;
+    }
+    return true;
+}
+
+/* An earlier transpose of a in the same order that this statement can
+ * read: a.T written twice is one view, so that its reductions are found
+ * again (same_reduction). Not under -O0. */
+static Ref same_transpose(Program *p, Ref a, const int *order, int ndim)
+{
+    for (Ref q = p->nvals - 1; p->opt && q > a; q--) {
+        const Value *v = V(p, q);
+        if (v->kind == IR_TRANSPOSE && v->args[0] == a && !memcmp(v->perm, order, sizeof(int) * (size_t)ndim) &&
+            still_computed(p, v->stmt, p->nstmts - 1))
+            return q;
+    }
+    return 0;
+}
+
 Ref build_transpose(Program *p, Span span, Ref a, const int *perm)
 {
     if (!a)
@@ -437,6 +465,9 @@ Ref build_transpose(Program *p, Span span, Ref a, const int *perm)
         if (identity)
             return a;
     }
+    Ref same = same_transpose(p, a, order, in->ndim);
+    if (same)
+        return same;
     Ref r = build_view(p, IR_TRANSPOSE, span, a, &s);
     memcpy(V(p, r)->perm, order, sizeof order);
     return r;
@@ -527,20 +558,6 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
     const Value *in = V(p, a);
     return build_reduce_as(p, span, red, a, axes, keepdims,
                            reduce_dtype(red, in->weak ? dtype_default(in->dtype) : in->dtype));
-}
-
-/* Can statement `at` read a value statement `from` computed: is it not
- * inside a loop that has ended before `at`? */
-static bool still_computed(const Program *p, int from, int at)
-{
-    int depth = 0;
-    for (int s = from + 1; s <= at; s++) {
-        depth += p->stmts[s].kind == ST_FOR;
-        depth -= p->stmts[s].kind == ST_END;
-        if (depth < 0)
-            return false;
-    }
-    return true;
 }
 
 /* An earlier reduction of a that this one would repeat: x.var() after

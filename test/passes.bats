@@ -149,7 +149,7 @@ program() {
     check_program "$BATS_TEST_TMPDIR/p.npx" --random 2 --dim N=40 --dim M=700   # C, CUDA emulated, NumPy
 }
 
-@test "a reduction already computed is read again: layer norm's var takes mu's mean; not after a loop, nor under -O0" {
+@test "a reduction already computed is read again: layer norm's var takes mu's mean, a.T's var its mean; not after a loop, nor under -O0" {
     explain "$NPX_ROOT/bench/layernorm.npx"
     [ "$(grep -c 'loop: mean' <<<"$NPX_OUTPUT")" -eq 1 ]
     grep -qxF '    loop: mean -> mu f32[R, 1]' <<<"$NPX_OUTPUT"
@@ -158,6 +158,8 @@ program() {
     program $'input x: f32[N, M]\ninput w: f32[K]\noutput a, b\nfor k in range(w.shape[0]):\n    a = x.sum(axis=0) * w[k]\n    b = x.sum(axis=0) + w[k]\nb = x.sum(axis=0)'
     explain "$BATS_TEST_TMPDIR/p.npx"
     [ "$(grep -c 'loop: sum' <<<"$NPX_OUTPUT")" -eq 2 ]   # once in the body, once after it
+    explain "$BATS_TEST_DIRNAME/programs/rows_transposed.npx"   # a.T written five times is one view
+    [ "$(grep -c 'loop: mean' <<<"$NPX_OUTPUT")" -eq 1 ]
 }
 
 @test "parts joined, sliced or given a new axis are computed where they are stored; a broadcast part is stored first" {
