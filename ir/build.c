@@ -428,18 +428,23 @@ static bool still_computed(const Program *p, int from, int at)
     return true;
 }
 
-/* An earlier transpose of a in the same order that this statement can
- * read: a.T written twice is one view, so that its reductions are found
- * again (same_reduction). Not under -O0. */
-static Ref same_transpose(Program *p, Ref a, const int *order, int ndim)
+/* The latest value after a, made from a, that `repeats` says the value being
+ * built would repeat and that this statement can read (not one inside a loop
+ * that has ended); 0 if none, or under -O0. */
+static Ref earlier_same(Program *p, Ref a, bool (*repeats)(const Value *v, const void *want), const void *want)
 {
     for (Ref q = p->nvals - 1; p->opt && q > a; q--) {
         const Value *v = V(p, q);
-        if (v->kind == IR_TRANSPOSE && v->args[0] == a && !memcmp(v->perm, order, sizeof(int) * (size_t)ndim) &&
-            still_computed(p, v->stmt, p->nstmts - 1))
+        if (v->args[0] == a && repeats(v, want) && still_computed(p, v->stmt, p->nstmts - 1))
             return q;
     }
     return 0;
+}
+
+/* a.T written twice is one view, so that its reductions are found again */
+static bool same_transpose(const Value *v, const void *order)
+{
+    return v->kind == IR_TRANSPOSE && !memcmp(v->perm, order, sizeof(int) * (size_t)v->shape.ndim);
 }
 
 Ref build_transpose(Program *p, Span span, Ref a, const int *perm)
@@ -465,7 +470,7 @@ Ref build_transpose(Program *p, Span span, Ref a, const int *perm)
         if (identity)
             return a;
     }
-    Ref same = same_transpose(p, a, order, in->ndim);
+    Ref same = earlier_same(p, a, same_transpose, order);
     if (same)
         return same;
     Ref r = build_view(p, IR_TRANSPOSE, span, a, &s);
@@ -560,21 +565,21 @@ Ref build_reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, boo
                            reduce_dtype(red, in->weak ? dtype_default(in->dtype) : in->dtype));
 }
 
-/* An earlier reduction of a that this one would repeat: x.var() after
- * x.mean() finds the mean there. Not under -O0, nor one whose empty axis
- * gives its start (which an ordinary reduction must not take). */
-static Ref same_reduction(Program *p, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t)
+/* What a reduction of a is, to find an earlier one it would repeat */
+typedef struct {
+    Reduction red;
+    uint32_t axes;
+    npx_dtype dtype;
+} ReductionKey;
+
+/* x.var() after x.mean() finds the mean there, kept as axes of length 1 or
+ * not; never one whose empty axis gives its start (which an ordinary
+ * reduction must not take) */
+static bool same_reduction(const Value *v, const void *want)
 {
-    if (!p->opt)
-        return 0;
-    for (Ref q = p->nvals - 1; q > a; q--) {
-        const Value *v = V(p, q);
-        if (v->kind == IR_REDUCE && v->args[0] == a && v->red == red && v->axes == axes &&
-            v->keepdims == keepdims && v->dtype == t && !v->empty_gives_start && !v->late &&
-            still_computed(p, v->stmt, p->nstmts - 1))
-            return q;
-    }
-    return 0;
+    const ReductionKey *k = want;
+    return v->kind == IR_REDUCE && v->red == k->red && v->axes == k->axes && v->dtype == k->dtype &&
+           !v->empty_gives_start;
 }
 
 static Ref reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bool keepdims, npx_dtype t,
@@ -582,9 +587,6 @@ static Ref reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bo
 {
     if (!a)
         return 0;
-    Ref same = empty_gives_start ? 0 : same_reduction(p, red, a, axes, keepdims, t);
-    if (same)
-        return same;
     const Value *in = V(p, a);
     Shape s = { 0, { 0 } };
     bool empty = false;                  /* a reduced axis of literal size 0 */
@@ -601,11 +603,14 @@ static Ref reduce(Program *p, Span span, Reduction red, Ref a, uint32_t axes, bo
         diag_error(p->diag, span, "%s", empty_reduction_error(red));
         return 0;
     }
-    /* the same kept as axes of length 1 where this one drops them, or the
-     * other way round (x.mean(axis=0) and x.std(axis=0)'s mean): a view of it */
-    Ref other = empty_gives_start ? 0 : same_reduction(p, red, a, axes, !keepdims, t);
-    if (other)
-        return keepdims ? build_expand(p, span, other, axes, in->shape.ndim) : build_reshape(p, span, other, &s);
+    /* the same reduction computed before: that, or a view of it where one
+     * keeps the axes as length 1 and the other drops them (x.mean(axis=0)
+     * and x.std(axis=0)'s mean) */
+    Ref same = empty_gives_start ? 0 : earlier_same(p, a, same_reduction, &(ReductionKey){ red, axes, t });
+    if (same && V(p, same)->keepdims != keepdims)
+        return keepdims ? build_expand(p, span, same, axes, in->shape.ndim) : build_reshape(p, span, same, &s);
+    if (same)
+        return same;
     Ref r = ir_new(p, IR_REDUCE, span);
     Value *v = V(p, r);
     v->red = red;
