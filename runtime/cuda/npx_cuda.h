@@ -221,7 +221,7 @@ struct dim3 {
     constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
     constexpr operator uint3() const { return uint3{x, y, z}; }
 };
-static constexpr int warpSize = 32;
+inline constexpr int warpSize = 32; /* inline: no unused-variable warning where no kernel reads it */
 
 /* X(name, value, cudaGetErrorString text) */
 #define NPX_EMU_ERRORS(X)                                                      \
