@@ -116,7 +116,7 @@ matches_numpy() {
     for f in "$NPX_ROOT"/test/programs/*.npx "$NPX_ROOT"/samples/*.npx; do
         n=lib_$(basename "$f" .npx)
         npx_exec "npxc --lib $(basename "$f")" "$NPXC" --lib "$f" -o "$BATS_TEST_TMPDIR/$n.c"
-        npx_exec "cc -c $n.c" "${CC:-cc}" -std=c11 -O0 -fopenmp -Wall -Wextra -Werror \
+        npx_exec "cc -c $n.c" "${CC:-cc}" -std=c11 -O1 -fopenmp -Wall -Wextra -Werror \
             -c "$BATS_TEST_TMPDIR/$n.c" -o "$BATS_TEST_TMPDIR/$n.o"
     done
     grep -q "float \*\*x_out" "$BATS_TEST_TMPDIR/lib_input_as_output.h"
