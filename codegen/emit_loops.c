@@ -359,7 +359,7 @@ static void emit_arg_chunks(Emitter *e, bool max, npx_dtype t, const char *i, co
     emit_open(e, "for (int64_t %s = lo; %s < hi; %s++)", i, i, i);
     emit_line(e, "const %s elem = %s;", ct, stored ? elem : arena_printf(A(e), "chunk_elem[%s - lo]", i));
     /* one test for both (a NaN best equals nothing): it vectorizes, a choice between two did not */
-    emit_line(e, "at = %s ? (%s < at ? %s : at) : at;", fl ? "(elem == chunk_best) | (elem != elem)" : "elem == chunk_best",
+    emit_line(e, "at = %s ? (%s < at ? %s : at) : at;", fl ? "((elem == chunk_best) | (elem != elem))" : "elem == chunk_best",
               i, i);
     emit_close(e, NULL);
     emit_line(e, "acc = chunk_best;");

@@ -133,14 +133,3 @@ bench_replays() {
     grep -qF 'for (int64_t i_2 = 0; i_2 < npx_mul_i64((*(const int64_t *)st->in[0].data), 2); i_2++) {' \
         "$BATS_TEST_TMPDIR/hb.cu"
 }
-
-@test "every sample's emulated CUDA program builds warning-free with clang++ too" {
-    [ -z "${NPX_SAN:-}" ] || skip "compile-only check, skipped in the sanitizer round"
-    command -v clang++ >/dev/null || skip "no clang++"
-    local f
-    for f in "$NPX_ROOT"/samples/*.npx; do
-        npx_exec "npxc -t cuda $(basename "$f")" "$NPXC" -t cuda "$f" -o "$BATS_TEST_TMPDIR/prog.cu"
-        npx_exec "clang++ $(basename "$f" .npx).cu" clang++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only \
-            -x c++ "$BATS_TEST_TMPDIR/prog.cu"
-    done
-}

@@ -38,3 +38,18 @@ load test_helper
         }
     done
 }
+
+# OpenMP aside: clang cannot vectorize some of the loops marked `omp simd`,
+# and says so (-Wpass-failed).
+@test "every sample's C (without OpenMP) and emulated CUDA build warning-free with clang too, argmax's chunks also" {
+    [ -z "${NPX_SAN:-}" ] || skip "compile-only check, skipped in the sanitizer round"
+    command -v clang >/dev/null && command -v clang++ >/dev/null || skip "no clang"
+    local f n d=$BATS_TEST_TMPDIR
+    for f in "$NPX_ROOT"/samples/*.npx "$NPX_ROOT/test/programs/arg_chunks.npx"; do
+        n=$(basename "$f" .npx)
+        npx_exec "npxc $n.npx" "$NPXC" "$f" -o "$d/$n.c"
+        npx_exec "clang $n.c" clang -std=c11 -O2 -Wall -Wextra -Werror -c "$d/$n.c" -o "$d/$n.o"
+        npx_exec "npxc -t cuda $n.npx" "$NPXC" -t cuda "$f" -o "$d/$n.cu"
+        npx_exec "clang++ $n.cu" clang++ -std=c++17 -Wall -Wextra -Werror -fsyntax-only -x c++ "$d/$n.cu"
+    done
+}
