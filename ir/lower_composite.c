@@ -178,11 +178,16 @@ static Ref set_ends(Program *p, Span at, Span sp, Ref y, Ref i, Ref count, Ref f
         Ref is_first = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, int_literal(p, sp, 0) }, 2, false);
         y = build_ufunc(p, at, sp, UF_where, (Ref[]){ is_first, first, y }, 3, false);
     }
-    if (endpoint && last) {
+    if (endpoint && last) {   /* the last of more than one; a count known here needs no test of it */
         Ref end = build_ufunc(p, at, sp, UF_subtract, (Ref[]){ count, int_literal(p, sp, 1) }, 2, true);
-        Ref is_last = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, end }, 2, false);
-        Ref not_first = build_ufunc(p, at, sp, UF_greater, (Ref[]){ i, int_literal(p, sp, 0) }, 2, false);
-        Ref set = build_ufunc(p, at, sp, UF_logical_and, (Ref[]){ is_last, not_first }, 2, false);
+        bool known = V(p, end)->kind == IR_LITERAL;
+        if (known && V(p, end)->ival < 1)
+            return y;
+        Ref set = build_ufunc(p, at, sp, UF_equal, (Ref[]){ i, end }, 2, false);
+        if (!known) {
+            Ref not_first = build_ufunc(p, at, sp, UF_greater, (Ref[]){ i, int_literal(p, sp, 0) }, 2, false);
+            set = build_ufunc(p, at, sp, UF_logical_and, (Ref[]){ set, not_first }, 2, false);
+        }
         y = build_ufunc(p, at, sp, UF_where, (Ref[]){ set, last, y }, 3, false);
     }
     return y;
