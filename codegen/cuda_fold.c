@@ -467,7 +467,7 @@ static void lanes_kernel(Emitter *e, Ref r, const char *name)
 bool cuda_cumsum(Emitter *e, Ref r)
 {
     const Value *v = V(e->p, r);
-    if (!ir_scan_by_blocks(v))
+    if (!ir_scan_by_blocks(e->p, v))
         return false;
     Arena *ar = e->p->arena;
     const char *ct = dtype_ctype(v->dtype), *lanes, **idx;

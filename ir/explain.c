@@ -111,13 +111,15 @@ static const char *loop_order(Program *p, Ref r)
 {
     if (p->cuda) {
         const Value *v = V(p, r);
-        if (ir_scan_by_blocks(v))
+        if (ir_scan_by_blocks(p, v))
             return ", a block along each lane, a tile at a time; when the lanes are too few to fill the GPU, "
                    "blocks share each one, starting from the totals of the shares before theirs";
         int k = v->kind != IR_REDUCE ? ir_tiled_axis(p, r) : -1;
         if (k >= 0 && ir_tile_fills(v->shape.d, v->shape.ndim, k))
             return arena_printf(p->arena, ", a block a tile of %d x %d at a time: it reads an array across its rows",
                                 NPX_TILE, NPX_TILE);
+        if (v->kind == IR_CUMSUM)
+            return ", a thread along each lane";
         if (v->kind != IR_REDUCE || p->stmts[v->stmt].group)
             return "";
         if (ir_thread_per_result(p, r))

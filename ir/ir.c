@@ -50,7 +50,7 @@ const char *ir_op_name(const Value *v)
     case IR_TAKE: return "take";
     case IR_SEARCH: return "searchsorted";
     case IR_INTERP: return "interp";
-    case IR_CUMSUM: return "cumsum";
+    case IR_CUMSUM: return v->red == RED_prod ? "cumprod" : "cumsum";
     case IR_SORT: return v->positions ? "argsort" : "sort";
     case IR_UPDATE: return "setitem";
     default: return NULL;

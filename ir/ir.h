@@ -457,11 +457,16 @@ bool ir_warp_across_results(Program *p, Ref r);
 bool ir_thread_per_result(Program *p, Ref r);
 /* For cumsum (cumprod) v on the CUDA target: does a block scan each lane
  * (or its share of one), rather than a thread each? Along the last axis,
- * where a lane's elements lie side by side; down the columns, a thread's
- * lane is beside its neighbours'. */
-static inline bool ir_scan_by_blocks(const Value *v)
+ * where a lane's elements lie side by side, unless the lanes are known to
+ * be short (NPX_THREAD_FOLD: a block would leave all but that many of its
+ * threads idle); down the columns, a thread's lane is beside its
+ * neighbours'. */
+static inline bool ir_scan_by_blocks(const Program *p, const Value *v)
 {
-    return v->kind == IR_CUMSUM && v->ival == v->shape.ndim - 1;
+    if (v->kind != IR_CUMSUM || v->ival != v->shape.ndim - 1)
+        return false;
+    int64_t most = ir_dim_most(p, v->shape.d[v->ival]);
+    return most < 0 || most > NPX_THREAD_FOLD;
 }
 /* For elementwise value r outside a row group: the axis whose index runs
  * along the contiguous last axis of an array that r's element reads through

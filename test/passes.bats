@@ -320,7 +320,20 @@ program() {
     sed -n '/line 5: d = /,/^}/p' "$cu" | grep -qF 'for (int64_t p = 0; p < R; p++) {'
     explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
     [ "$(grep -c 'kernel: cumsum -> [ce] f32.*, a block along each lane, a tile at a time' <<<"$NPX_OUTPUT")" -eq 2 ]
-    grep -qxF '    kernel: cumsum -> d f32[R, C]' <<<"$NPX_OUTPUT"
+    grep -qxF '    kernel: cumsum -> d f32[R, C], a thread along each lane' <<<"$NPX_OUTPUT"
+}
+
+@test "on the GPU a running sum along rows known to be short is a thread a lane, not a block of mostly idle threads" {
+    program $'input S: f32[R, 8]\ninput L: i64[R, 33]\noutput s, l\ns = np.cumsum(S, axis=1)\nl = np.cumprod(L % 3 + 1, axis=-1)'
+    npx_exec "npxc -t cuda" "$NPXC" -t cuda "$BATS_TEST_TMPDIR/p.npx" -o "$BATS_TEST_TMPDIR/p.cu"
+    local cu=$BATS_TEST_TMPDIR/p.cu
+    sed -n '/line 4: s = /,/^}/p' "$cu" | grep -qF 'for (int64_t p = 0; p < 8; p++) {'
+    ! grep -qF 'k_s_1_totals' "$cu"
+    grep -qF '__global__ void k_l_2_totals(' "$cu"                           # 33 elements: blocks
+    explain "$BATS_TEST_TMPDIR/p.npx" -t cuda
+    grep -qxF '    kernel: cumsum -> s f32[R, 8], a thread along each lane' <<<"$NPX_OUTPUT"
+    grep -qF 'kernel: cumprod -> l i64[R, 33] (fused: add, remainder), a block along each lane' <<<"$NPX_OUTPUT"
+    check_program "$BATS_TEST_TMPDIR/p.npx" --random 5 --dim R=300      # C, CUDA emulated, NumPy
 }
 
 @test "a whole array's any and all go in chunks that stop once one decides them, its flag shared by the threads" {
