@@ -489,10 +489,11 @@ static void emit_python_checks(Emitter *e, const IrStmt *st)
 }
 
 /* Can r be computed before statement st, whose row group (or itself)
- * starts at statement `first`, on the host or in a kernel: r reads inputs,
- * literals, sizes known by then and values stored before, through
- * operations computed where they are read? */
-static bool ready_before(const Program *p, const IrStmt *st, int first, Ref r)
+ * starts at statement `first`, has stored its values from `upto` on (0: any
+ * of them), on the host or in a kernel: r reads inputs, literals, sizes
+ * known by then and values stored before, through operations computed
+ * where they are read? */
+static bool ready_before(const Program *p, const IrStmt *st, int first, Ref upto, Ref r)
 {
     const Value *v = &p->vals[r];
     if (v->kind == IR_DIMVAL)
@@ -500,14 +501,14 @@ static bool ready_before(const Program *p, const IrStmt *st, int first, Ref r)
     if (v->kind == IR_INPUT || v->kind == IR_LITERAL)
         return true;
     if (v->materialize)
-        return v->stmt < first;
+        return v->stmt < first || (&p->stmts[v->stmt] == st && r < upto);
     switch (v->kind) {
     case IR_UFUNC: case IR_CAST: case IR_BROADCAST: case IR_TRANSPOSE: case IR_EXPAND: case IR_INDEX:
     case IR_RESHAPE: case IR_CONCAT: case IR_TAKE: case IR_ARANGE: break;
     default: return false;
     }
     for (int i = 0; i < v->nargs; i++)
-        if (!ready_before(p, st, first, v->args[i]))
+        if (!ready_before(p, st, first, upto, v->args[i]))
             return false;
     return true;
 }
@@ -539,10 +540,12 @@ static const char *unread_positions(Emitter *e, const Value *v, int w)
 
 /* Python's IndexError for a position out of its axis comes whether or not
  * an element of the result reads it: a take of statement st that another
- * axis may empty checks its positions first, in a pass of their own, where
- * the host can have them computed before the statement (else only those
- * read are checked, as they are). */
-static void emit_position_checks(Emitter *e, const IrStmt *st)
+ * axis may empty checks its positions in a pass of their own, as soon as
+ * they can be computed: before the statement, or before its value `upto`
+ * where they read values it stores before that (x[:, np.argsort(y)]), once,
+ * where they could not be before its value `since` (0: the statement's
+ * start). */
+static void emit_position_checks(Emitter *e, const IrStmt *st, Ref since, Ref upto)
 {
     const Program *p = e->p;
     int s = (int)(st - p->stmts), first = st->group ? p->groups[st->group].first : s;
@@ -552,9 +555,12 @@ static void emit_position_checks(Emitter *e, const IrStmt *st)
             continue;
         int w = v->shape.ndim - p->vals[v->args[0]].shape.ndim + v->nargs - 1;   /* the positions' rank */
         const char *when = unread_positions(e, v, w);
-        for (int i = 1; i < v->nargs && when; i++)
-            when = ready_before(p, st, first, v->args[i]) ? when : NULL;
-        if (!when)
+        bool before = upto != 0;   /* (checked already where ready at `since`) */
+        for (int i = 1; i < v->nargs && when; i++) {
+            when = ready_before(p, st, first, upto, v->args[i]) ? when : NULL;
+            before = before && ready_before(p, st, first, since, v->args[i]);
+        }
+        if (!when || before)
             continue;
         Shape where = { w, { 0 } };
         memcpy(where.d, v->shape.d + v->ival, sizeof(Dim) * (size_t)w);
@@ -579,7 +585,7 @@ static void emit_statement_checks(Emitter *e, const IrStmt *st)
     for (int i = 0; i < st->nbound_checks; i++)
         emit_bound_check(e, st, V(e->p, st->bound_checks[i]));
     emit_python_checks(e, st);
-    emit_position_checks(e, st);
+    emit_position_checks(e, st, 0, 0);
 }
 
 /* A C scalar carried into a loop, whose value may not be bound yet: its
@@ -601,9 +607,11 @@ static void emit_statement(Emitter *e, int s)
     else
         emit_line(e, "/* line %d: %s */", st->line, st->text);
     emit_statement_checks(e, st);
-    for (Ref r = 1; r < p->nvals; r++) {
+    for (Ref r = 1, since = 0; r < p->nvals; r++) {
         if (!ir_stores(p, s, r))
             continue;
+        emit_position_checks(e, st, since, r);
+        since = r;
         const Value *v = V(p, r);
         if (v->kind == IR_INPUT)
             e->t->input(e, v);

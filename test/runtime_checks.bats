@@ -673,6 +673,29 @@ np.save(sys.argv[1] + "/x03.npy", np.zeros((0, 3), np.float32))' "$BATS_TEST_TMP
     done
 }
 
+@test "positions the statement computes first (an argsort's, an argmax) are checked where another axis empties the result, as NumPy does" {
+    # NumPy: np.zeros((0, 3))[:, np.argsort(y)] with y of 5 elements, and
+    # [:, y.argmax()] with argmax 4, are IndexErrors though nothing is read
+    "$PYTHON" -c 'import numpy as np, sys
+np.save(sys.argv[1] + "/y.npy", np.array([4, 3, 2, 1, 0], np.float32))
+np.save(sys.argv[1] + "/ymax.npy", np.array([0, 1, 2, 3, 9], np.float32))
+np.save(sys.argv[1] + "/x03.npy", np.zeros((0, 3), np.float32))
+np.save(sys.argv[1] + "/x05.npy", np.zeros((0, 5), np.float32))' "$BATS_TEST_TMPDIR"
+    local d=$BATS_TEST_TMPDIR prog k
+    local statement=('r = x[:, np.argsort(y)]' 'r = x[:, y.argmax()]') y=(y ymax)
+    for k in 0 1; do
+        printf 'input x: f32[B, M]\ninput y: f32[K]\noutput r\n%s\n' "${statement[k]}" >"$d/made$k.npx"
+        build_program "$d/made$k.npx"
+        build_cuda_program "$d/made$k.npx"
+        for prog in "$PROG" "$CUDA_PROG"; do
+            run -3 "$prog" x="$d/x03.npy" y="$d/${y[k]}.npy" -o "$d/bad"
+            [[ $output == *"made$k.npx:4: index 4 is out of bounds for axis 1 with size 3"* ]]
+            [ ! -e "$d/bad/r.npy" ]
+            run -0 "$prog" x="$d/x05.npy" y="$d/${y[k]}.npy" -o "$d/good"
+        done
+    done
+}
+
 @test "positions the data counts (v[n[n > 0]]) into an axis of a size symbol: NumPy's IndexError where that axis is empty and some are taken, exit 3; none taken is an empty result" {
     printf 'input v: f32[N]\ninput n: i64[5]\noutput m, t\nm = v[n[n > 0]]\nt = np.take(v, np.flatnonzero(n > 1))\n' >"$BATS_TEST_TMPDIR/counted.npx"
     "$PYTHON" -c 'import numpy as np, sys
